@@ -1,0 +1,60 @@
+# Every target builds .venv from pyproject.toml when needed, so a fresh machine
+# with nothing but python3 can run any of them.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PACKAGES := engine protocol server client
+HOST ?= 127.0.0.1
+PORT ?= 8765
+DB   ?= flowergarden.sqlite3
+
+.PHONY: help venv serve play practice test lint typecheck pytest schema stats bench bench-quick clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)  ## create .venv and install the project with its dev tools
+
+serve: $(STAMP)  ## run the race server on $(HOST):$(PORT) with SQLite file $(DB)
+	$(BIN)/flowergarden-server --host $(HOST) --port $(PORT) --db $(DB)
+
+play: $(STAMP)  ## race from this terminal against the server on $(HOST):$(PORT)
+	$(BIN)/flowergarden --server ws://$(HOST):$(PORT)/ws $(if $(NAME),--name $(NAME))
+
+practice: $(STAMP)  ## a single-player game, no server
+	$(BIN)/flowergarden practice
+
+test: lint typecheck pytest  ## everything CI checks: lint, types, tests
+
+lint: $(STAMP)  ## ruff (lint and format) and hadolint on the Dockerfile
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/hadolint Dockerfile
+
+typecheck: $(STAMP)  ## mypy --strict on the four packages
+	$(BIN)/mypy --strict $(PACKAGES)
+
+pytest: $(STAMP)  ## the test suite
+	$(BIN)/pytest -q
+
+schema: $(STAMP)  ## regenerate protocol/schema/*.json from the models
+	$(BIN)/python -m protocol.schema
+
+stats: $(STAMP)  ## deal statistics with 95% confidence intervals
+	$(BIN)/python -m engine stats --deals 200000
+
+bench: $(STAMP)  ## the benchmarks (engine speed)
+	$(BIN)/python -m bench.engine
+
+bench-quick: $(STAMP)  ## a short benchmark run
+	$(BIN)/python -m bench.engine --quick
+
+clean:  ## remove the virtual environment and caches
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

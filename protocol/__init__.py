@@ -1,0 +1,122 @@
+"""The wire protocol of PROTOCOL.md as pydantic models, with its codec and JSON Schema.
+
+- :mod:`protocol.common`: cards, rules, boards, request ids, error codes;
+- :mod:`protocol.client`: the messages a client sends (:data:`ClientMessage`);
+- :mod:`protocol.server`: the messages the server sends (:data:`ServerMessage`);
+- :mod:`protocol.codec`: frames to messages and back;
+- :mod:`protocol.convert`: engine values to wire values and back;
+- :mod:`protocol.schema`: ``python -m protocol.schema`` writes ``protocol/schema/*.json``.
+"""
+
+from __future__ import annotations
+
+from .client import (
+    CLIENT_ADAPTER,
+    Cancel,
+    ClientMessage,
+    CreateRoom,
+    Hello,
+    JoinRoom,
+    Lobby,
+    Play,
+    Redeal,
+    Rematch,
+    Resign,
+    Seek,
+    Watch,
+)
+from .codec import DecodeError, DecodeErrorCode, decode, decode_server, encode
+from .common import (
+    CARD_PATTERN,
+    ERROR_CODES,
+    MAX_ID_LENGTH,
+    PROTOCOL_VERSION,
+    Board,
+    BoardStatus,
+    CardCode,
+    ErrorCode,
+    Foundations,
+    Message,
+    RequestId,
+    Rules,
+    is_request_id,
+)
+from .convert import board_from_wire, board_to_wire, card_from_wire, card_to_wire
+from .server import (
+    SERVER_ADAPTER,
+    Cancelled,
+    Error,
+    GameInfo,
+    GameOver,
+    GameStart,
+    GameState,
+    LobbySnapshot,
+    OpponentAway,
+    OpponentBack,
+    Played,
+    Redealt,
+    RematchOffered,
+    Room,
+    RoomInfo,
+    Seeking,
+    ServerMessage,
+    StatusChanged,
+    Welcome,
+)
+
+__all__ = [
+    "CARD_PATTERN",
+    "CLIENT_ADAPTER",
+    "ERROR_CODES",
+    "MAX_ID_LENGTH",
+    "PROTOCOL_VERSION",
+    "SERVER_ADAPTER",
+    "Board",
+    "BoardStatus",
+    "Cancel",
+    "Cancelled",
+    "CardCode",
+    "ClientMessage",
+    "CreateRoom",
+    "DecodeError",
+    "DecodeErrorCode",
+    "Error",
+    "ErrorCode",
+    "Foundations",
+    "GameInfo",
+    "GameOver",
+    "GameStart",
+    "GameState",
+    "Hello",
+    "JoinRoom",
+    "Lobby",
+    "LobbySnapshot",
+    "Message",
+    "OpponentAway",
+    "OpponentBack",
+    "Play",
+    "Played",
+    "Redeal",
+    "Redealt",
+    "Rematch",
+    "RematchOffered",
+    "RequestId",
+    "Resign",
+    "Room",
+    "RoomInfo",
+    "Rules",
+    "Seek",
+    "Seeking",
+    "ServerMessage",
+    "StatusChanged",
+    "Watch",
+    "Welcome",
+    "board_from_wire",
+    "board_to_wire",
+    "card_from_wire",
+    "card_to_wire",
+    "decode",
+    "decode_server",
+    "encode",
+    "is_request_id",
+]

@@ -1,0 +1,123 @@
+"""The messages a client sends to the server, one model per ``type``.
+
+A message's validity here is its shape only: ``hello`` takes any string as a
+name and any integer as a protocol version, because refusing those is the
+server's job (``bad_name``, ``unsupported_protocol``), not the decoder's.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, TypeAlias
+
+from pydantic import Field, TypeAdapter
+
+from .common import CardCode, Message, Rules
+
+__all__ = [
+    "CLIENT_ADAPTER",
+    "Cancel",
+    "ClientMessage",
+    "CreateRoom",
+    "Hello",
+    "JoinRoom",
+    "Lobby",
+    "Play",
+    "Redeal",
+    "Rematch",
+    "Resign",
+    "Seek",
+    "Watch",
+]
+
+
+class Hello(Message):
+    """Must come first, once: makes a new player, or brings back the one ``token`` names."""
+
+    type: Literal["hello"] = "hello"
+    name: str
+    token: str | None = None
+    protocol: int | None = None
+
+
+class Lobby(Message):
+    """Asks for a lobby snapshot."""
+
+    type: Literal["lobby"] = "lobby"
+
+
+class Seek(Message):
+    """Joins the quick-match queue."""
+
+    type: Literal["seek"] = "seek"
+    rules: Rules = Rules()
+
+
+class CreateRoom(Message):
+    """Opens a room that one other player joins by its code."""
+
+    type: Literal["create_room"] = "create_room"
+    rules: Rules = Rules()
+    public: bool = False
+    """Whether the lobby lists the room."""
+
+
+class JoinRoom(Message):
+    """Joins the room with that code; the race starts."""
+
+    type: Literal["join_room"] = "join_room"
+    code: str
+
+
+class Cancel(Message):
+    """Leaves the queue, or closes one's open room."""
+
+    type: Literal["cancel"] = "cancel"
+
+
+class Play(Message):
+    """Plays that card from one's own board to its foundation."""
+
+    type: Literal["play"] = "play"
+    card: CardCode
+
+
+class Redeal(Message):
+    """Uses the redeal, when stuck with one left."""
+
+    type: Literal["redeal"] = "redeal"
+
+
+class Resign(Message):
+    """Gives up the race."""
+
+    type: Literal["resign"] = "resign"
+
+
+class Rematch(Message):
+    """After ``game_over``: asks for a new race with the same rules and seats."""
+
+    type: Literal["rematch"] = "rematch"
+
+
+class Watch(Message):
+    """Spectates a live race."""
+
+    type: Literal["watch"] = "watch"
+    game_id: str
+
+
+ClientMessage: TypeAlias = Annotated[
+    Hello
+    | Lobby
+    | Seek
+    | CreateRoom
+    | JoinRoom
+    | Cancel
+    | Play
+    | Redeal
+    | Resign
+    | Rematch
+    | Watch,
+    Field(discriminator="type"),
+]
+CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)

@@ -1,0 +1,160 @@
+"""Frames to messages and back: :func:`decode`, :func:`decode_server`, :func:`encode`.
+
+:func:`decode` is the server's hot path, so it does the least work that keeps
+PROTOCOL.md's order of checks: ``json`` parses the frame (``bad_json``), a few
+plain checks look at the object, its ``id`` and its ``type`` (``bad_message``),
+one dict lookup finds the model (``unknown_type``), and only that model
+validates the fields, in strict mode (``bad_message``). The whole
+discriminated union is never tried.
+
+The one exception, drawn as its hierarchy::
+
+    ValueError
+    └── DecodeError   code is bad_json, bad_message or unknown_type; id is the
+                      request's id when the frame had a valid one
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Literal, NoReturn, TypeAlias, cast, get_args
+
+from pydantic import ValidationError
+
+from .client import ClientMessage
+from .common import REQUEST_ID_RULE, RequestId, is_request_id
+from .server import Error, ServerMessage
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
+
+    from .common import Message
+
+__all__ = ["DecodeError", "DecodeErrorCode", "decode", "decode_server", "encode"]
+
+DecodeErrorCode: TypeAlias = Literal["bad_json", "bad_message", "unknown_type"]
+
+
+class DecodeError(ValueError):
+    """A frame that is not a valid message; ``to_error()`` is the reply to send."""
+
+    def __init__(self, code: DecodeErrorCode, message: str, id: RequestId | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code: DecodeErrorCode = code
+        self.message = message
+        self.id = id
+
+    def to_error(self) -> Error:
+        return Error(code=self.code, message=self.message, id=self.id)
+
+
+def _reject_constant(name: str) -> NoReturn:
+    # Python's json reads NaN and Infinity, which are not JSON.
+    raise ValueError(name)
+
+
+_JSON = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def _by_type(union: object) -> dict[str, type[Message]]:
+    """The models of a discriminated union, keyed by their ``type``."""
+    members: tuple[type[Message], ...] = get_args(get_args(union)[0])
+    return {model.model_fields["type"].default: model for model in members}
+
+
+_CLIENT_TYPES = _by_type(ClientMessage)
+_SERVER_TYPES = _by_type(ServerMessage)
+
+
+def decode(frame: str | bytes) -> ClientMessage:
+    """The client message in ``frame``, or raise :class:`DecodeError`."""
+    return cast("ClientMessage", _decode(frame, _CLIENT_TYPES))
+
+
+def decode_server(frame: str | bytes) -> ServerMessage:
+    """The server message in ``frame`` (for clients), or raise :class:`DecodeError`."""
+    return cast("ServerMessage", _decode(frame, _SERVER_TYPES))
+
+
+def encode(msg: ServerMessage | ClientMessage) -> str:
+    """Compact JSON, with ``id`` (and a spectator's ``seat``) left out when None."""
+    return msg.model_dump_json(by_alias=True)
+
+
+def _decode(frame: str | bytes, types: dict[str, type[Message]]) -> Message:
+    obj = _load(frame)
+    if type(obj) is not dict:
+        raise DecodeError("bad_message", "a message must be a JSON object")
+    request_id = obj.get("id")
+    if request_id is not None and not is_request_id(request_id):
+        raise DecodeError("bad_message", f"id: {REQUEST_ID_RULE}")
+    kind = obj.get("type")
+    if type(kind) is not str:
+        problem = "required" if "type" not in obj else "must be a string"
+        raise DecodeError("bad_message", f"type: {problem}", request_id)
+    model = types.get(kind)
+    if model is None:
+        raise DecodeError("unknown_type", f"unknown message type {_show(kind)}", request_id)
+    try:
+        return model.model_validate(obj, strict=True)
+    except ValidationError as exc:
+        raise DecodeError("bad_message", _describe(exc.errors()[0]), request_id) from None
+
+
+def _load(frame: str | bytes) -> object:
+    """The JSON value in ``frame``, or raise ``bad_json``."""
+    try:
+        text = frame if isinstance(frame, str) else frame.decode()
+        obj = _JSON.decode(text)
+        # An escaped lone surrogate ("\ud800") parses, but no UTF-8 encoder
+        # takes it: refuse it here rather than fail when the server echoes it.
+        # Only an escape or a non-ASCII frame can hold one, so this is rare.
+        if "\\u" in text or not text.isascii():
+            json.dumps(obj, ensure_ascii=False).encode()
+    except json.JSONDecodeError as exc:
+        raise DecodeError("bad_json", f"not JSON: {exc.msg} at character {exc.pos}") from None
+    except UnicodeDecodeError:
+        raise DecodeError("bad_json", "not UTF-8 text") from None
+    except UnicodeEncodeError:
+        raise DecodeError("bad_json", "not Unicode: a string holds a lone surrogate") from None
+    except ValueError:  # raised by _reject_constant, or by int() for a huge number
+        raise DecodeError("bad_json", "not JSON: NaN, Infinity or a number too long") from None
+    except RecursionError:
+        raise DecodeError("bad_json", "not JSON: nested too deeply") from None
+    return obj
+
+
+# What a validation error means, in words that name no pydantic internals.
+_PROBLEMS = {
+    "missing": "required",
+    "string_type": "must be a string",
+    "int_type": "must be an integer",
+    "bool_type": "must be true or false",
+    "list_type": "must be a list",
+    "model_type": "must be an object",
+    "literal_error": "must be {expected}",
+    "greater_than_equal": "must be at least {ge}",
+    "less_than_equal": "must be at most {le}",
+    "too_short": "must have at least {min_length} items",
+    "too_long": "must have at most {max_length} items",
+    "string_too_long": "must be at most {max_length} characters",
+}
+
+
+def _describe(error: ErrorDetails) -> str:
+    """``"rules.redeals: must be at most 1"``: where, then what is wrong."""
+    where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error["loc"])
+    kind = error["type"]
+    if kind == "string_pattern_mismatch":  # the wire's only pattern is a card code's
+        problem = f"not a card code {_show(error['input'])}"
+    elif kind in _PROBLEMS:
+        problem = _PROBLEMS[kind].format(**error.get("ctx", {}))
+    else:
+        problem = error["msg"]
+    return f"{where.lstrip('.')}: {problem}"
+
+
+def _show(value: object) -> str:
+    """A short repr of a client's value, for a message that quotes it."""
+    text = repr(value)
+    return text if len(text) <= 24 else text[:20] + "..."

@@ -1,0 +1,161 @@
+"""The vocabulary both directions share: cards, rules, boards, request ids, error codes.
+
+Every wire model derives from :class:`Model` (frozen, unknown fields ignored),
+and every message from :class:`Message`, which adds the ``type`` and the
+optional request ``id``. The decoders validate JSON-loaded data in strict mode,
+so a wrong-typed field is an error rather than a coercion (``"1"`` is not 1,
+``true`` is not an integer). Integer ranges are ``int`` with bounds, never
+``Literal[0, 1]``: a Literal compares by equality, and ``True == 1``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypeAlias, TypeGuard, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StringConstraints, WithJsonSchema
+from pydantic_core import PydanticCustomError
+
+__all__ = [
+    "CARD_PATTERN",
+    "ERROR_CODES",
+    "MAX_ID_LENGTH",
+    "PROTOCOL_VERSION",
+    "REQUEST_ID_RULE",
+    "BedIndex",
+    "Board",
+    "BoardStatus",
+    "CardCode",
+    "Count",
+    "ErrorCode",
+    "Foundations",
+    "Message",
+    "Model",
+    "Rank",
+    "Redeals",
+    "RequestId",
+    "Rules",
+    "Seat",
+    "Seq",
+    "is_request_id",
+]
+
+PROTOCOL_VERSION = 1
+MAX_ID_LENGTH = 64
+CARD_PATTERN = r"^[A23456789TJQK][SHDC]$"
+REQUEST_ID_RULE = f"must be a string of at most {MAX_ID_LENGTH} characters or an integer"
+
+CardCode: TypeAlias = Annotated[str, StringConstraints(pattern=CARD_PATTERN)]
+"""A card on the wire: rank ``A23456789TJQK`` then suit ``SHDC``, such as ``"TH"``."""
+Seat: TypeAlias = Annotated[int, Field(ge=0, le=1)]
+BedIndex: TypeAlias = Annotated[int, Field(ge=0, le=5)]
+Count: TypeAlias = Annotated[int, Field(ge=0, le=52)]
+Rank: TypeAlias = Annotated[int, Field(ge=0, le=13)]
+Seq: TypeAlias = Annotated[int, Field(ge=0)]
+Redeals: TypeAlias = Annotated[int, Field(ge=0, le=1)]
+
+BoardStatus: TypeAlias = Literal[
+    "playing", "stuck", "cleared", "stalled", "timed_out", "resigned", "abandoned"
+]
+
+ErrorCode: TypeAlias = Literal[
+    "bad_json",
+    "bad_message",
+    "unknown_type",
+    "hello_first",
+    "bad_name",
+    "name_taken",
+    "bad_token",
+    "unsupported_protocol",
+    "not_in_game",
+    "illegal_move",
+    "game_over",
+    "busy",
+    "room_not_found",
+    "room_full",
+    "game_not_found",
+    "rate_limited",
+]
+ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
+
+
+def is_request_id(value: object) -> TypeGuard[str | int]:
+    """Whether ``value`` may be a request id: a str of at most 64 characters, or an int.
+
+    Exact types on purpose: JSON ``true`` loads as a bool, which is an int subclass.
+    """
+    return type(value) is int or (type(value) is str and len(value) <= MAX_ID_LENGTH)
+
+
+def _validate_request_id(value: object) -> str | int:
+    if is_request_id(value):
+        return value
+    raise PydanticCustomError("request_id", REQUEST_ID_RULE)
+
+
+# One plain validator instead of a str | int union: one error with a plain
+# location, and the same exact-type rule as the codec's own id check.
+RequestId: TypeAlias = Annotated[
+    str | int,
+    PlainValidator(_validate_request_id),
+    WithJsonSchema(
+        {"anyOf": [{"type": "string", "maxLength": MAX_ID_LENGTH}, {"type": "integer"}]}
+    ),
+]
+
+
+def _require_type(schema: dict[str, Any], cls: type[Any]) -> None:
+    # ``type`` has a default so that code can build messages without repeating
+    # it, but it is required on the wire: say so in the JSON Schema.
+    schema["required"] = ["type", *schema.get("required", [])]
+
+
+class Model(BaseModel):
+    """Base of every wire value: immutable, unknown fields ignored."""
+
+    model_config = ConfigDict(
+        frozen=True,
+        extra="ignore",
+        serialize_by_alias=True,
+        use_attribute_docstrings=True,
+    )
+
+
+class Message(Model):
+    """Base of every message: a ``type`` and an optional request ``id``."""
+
+    model_config = ConfigDict(json_schema_extra=_require_type)
+
+    type: str
+    id: RequestId | None = Field(default=None, exclude_if=lambda value: value is None)
+    """Set by a client on a request; the server copies it into the first message it causes."""
+
+
+class Rules(Model):
+    """The options of a race; every field may be left out."""
+
+    deal: Literal["independent", "mirror"] = "independent"
+    winnable_only: bool = False
+    redeals: Redeals = 0
+    tiebreak: Literal["draw", "first"] = "draw"
+    time_limit_s: Annotated[int, Field(ge=30, le=3600)] | None = None
+
+
+class Foundations(Model):
+    """The top rank on each suit's foundation: 0 for empty, 13 for complete."""
+
+    S: Rank
+    H: Rank
+    D: Rank
+    C: Rank
+
+
+class Board(Model):
+    """One player's layout. The decoder checks its shape; ``board_from_wire`` its cards."""
+
+    beds: Annotated[list[list[CardCode]], Field(min_length=6, max_length=6)]
+    """Six beds, each from its bottom card to its front card (the playable one)."""
+    bouquet: list[CardCode]
+    foundations: Foundations
+    count: Count
+    status: BoardStatus
+    redeals_left: Redeals

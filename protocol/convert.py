@@ -1,0 +1,64 @@
+"""Conversion between the engine's values and the wire's.
+
+The engine knows nothing of pydantic or JSON, so the mapping lives here: a
+card is its two-character code, a board is :class:`~protocol.common.Board`.
+"""
+
+from __future__ import annotations
+
+import engine
+
+from .common import Board, BoardStatus, Foundations
+
+__all__ = ["board_from_wire", "board_to_wire", "card_from_wire", "card_to_wire"]
+
+_STATUS: dict[engine.Status, BoardStatus] = {
+    engine.Status.PLAYING: "playing",
+    engine.Status.STUCK: "stuck",
+    engine.Status.STALLED: "stalled",
+    engine.Status.CLEARED: "cleared",
+}
+
+
+def card_to_wire(card: engine.Card) -> str:
+    """``"QH"``."""
+    return str(card)
+
+
+def card_from_wire(code: str) -> engine.Card:
+    """The card of a wire code; raises :class:`engine.MalformedCard` if it names none."""
+    return engine.Card.parse(code)
+
+
+def board_to_wire(board: engine.Board, status: BoardStatus | None = None) -> Board:
+    """The wire form of ``board``.
+
+    ``status`` defaults to what the rules say (``board.status``); the race
+    passes ``timed_out``, ``resigned`` or ``abandoned``, which only it knows.
+    """
+    spades, hearts, diamonds, clubs = board.foundations
+    return Board(
+        beds=[[str(card) for card in bed] for bed in board.beds],
+        bouquet=[str(card) for card in board.bouquet],
+        foundations=Foundations(S=spades, H=hearts, D=diamonds, C=clubs),
+        count=board.count,
+        status=_STATUS[board.status] if status is None else status,
+        redeals_left=board.redeals_left,
+    )
+
+
+def board_from_wire(wire: Board) -> engine.Board:
+    """The engine board of a wire board; ``count`` and ``status`` are derived, not read.
+
+    Raises :class:`engine.MalformedCard` for a bad code (only an unvalidated
+    model can hold one), and ``ValueError`` if the cards and foundations do not
+    account for each of the 52 cards exactly once.
+    """
+    parse = engine.Card.parse
+    found = wire.foundations
+    return engine.Board.from_parts(
+        [[parse(code) for code in bed] for bed in wire.beds],
+        [parse(code) for code in wire.bouquet],
+        [found.S, found.H, found.D, found.C],
+        wire.redeals_left,
+    )

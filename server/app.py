@@ -1,0 +1,381 @@
+"""The asyncio glue: websockets in, the lobby core in the middle, frames out.
+
+One task per connection reads frames, checks the rate limit, decodes them with
+:mod:`protocol` and hands them to the :class:`~server.lobby.Lobby`; the
+outputs go to each receiver's :class:`~server.outbox.Outbox`. No rule of the
+game or the lobby lives here: only identity (which needs the store), timers,
+and what belongs to sockets (close codes, limits, health).
+
+Close codes: 1001 on shutdown, 1003 for a binary frame, 1008 for a flood or
+a missing ``hello``, 1009 for a frame over ``--max-message`` (websockets
+itself), 4000 for a connection replaced by a newer one with the same token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from http import HTTPStatus
+from typing import TYPE_CHECKING
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from protocol import (
+    PROTOCOL_VERSION,
+    DecodeError,
+    Error,
+    GameStart,
+    Hello,
+    Welcome,
+    decode,
+    encode,
+)
+
+from .events import Output, RaceEnded, Refused
+from .identity import Identity, Registry
+from .limits import RateLimiter, Verdict
+from .lobby import Lobby
+from .outbox import Outbox
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Coroutine
+
+    from protocol import ClientMessage, RequestId, ServerMessage
+
+    from .config import Settings
+    from .record import RaceRecord
+    from .store import Store
+
+__all__ = ["GameServer"]
+
+log = logging.getLogger("flowergarden.server")
+
+
+class _Conn:
+    """One websocket and what the glue knows of it."""
+
+    __slots__ = ("ip", "limiter", "outbox", "player", "ws")
+
+    def __init__(self, ws: ServerConnection, send_queue: int) -> None:
+        self.ws = ws
+        self.ip = _ip_of(ws)
+        self.outbox = Outbox(ws, send_queue)
+        self.limiter = RateLimiter()
+        self.player: Identity | None = None
+
+    def send(self, message: ServerMessage) -> None:
+        self.outbox.push(encode(message))
+
+
+class GameServer:
+    """The race server: ``async with GameServer(settings, store) as server: ...``."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.clock = clock
+        self.lobby = Lobby(
+            rng=secrets.SystemRandom(), idle_limit=settings.idle_timeout, grace=settings.grace
+        )
+        self.registry = Registry()
+        self.closing = False
+        self._server: Server | None = None
+        self._conns: dict[str, _Conn] = {}
+        self._per_ip: dict[str, int] = {}
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._writes: set[asyncio.Future[None]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- life cycle ------------------------------------------------------------
+
+    async def start(self) -> None:
+        self.registry = Registry(await self.store.open())
+        self._server = await serve(
+            self._handle,
+            self.settings.host,
+            self.settings.port,
+            process_request=self._process_request,
+            max_size=self.settings.max_message,
+            compression=None,  # small frames: deflate costs CPU and memory for nothing
+            open_timeout=self.settings.hello_timeout,
+        )
+        log.info("listening on %s", self.url)
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None
+        port: int = next(iter(self._server.sockets)).getsockname()[1]
+        return port
+
+    @property
+    def url(self) -> str:
+        return f"ws://{self.settings.host}:{self.port}/ws"
+
+    async def close(self) -> None:
+        """Close every connection with 1001, let finished races reach the store, close it."""
+        self.closing = True
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        for timer in self._timers.values():
+            timer.cancel()
+        if self._writes:
+            await asyncio.gather(*self._writes, return_exceptions=True)
+        await self.store.close()
+        log.info("closed")
+
+    async def __aenter__(self) -> GameServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- HTTP ------------------------------------------------------------------
+
+    def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        if request.path == "/healthz":
+            status = HTTPStatus.SERVICE_UNAVAILABLE if self.closing else HTTPStatus.OK
+            body = {
+                "status": "closing" if self.closing else "ok",
+                "online": self.lobby.online,
+                "connections": len(self._conns),
+            }
+            return _json_response(status, body)
+        if request.path != "/ws":
+            return connection.respond(HTTPStatus.NOT_FOUND, "Not found: the websocket is at /ws\n")
+        if self._per_ip.get(_ip_of(connection), 0) >= self.settings.max_connections_per_ip:
+            return connection.respond(HTTPStatus.TOO_MANY_REQUESTS, "Too many connections\n")
+        return None
+
+    # -- one connection --------------------------------------------------------
+
+    async def _handle(self, ws: ServerConnection) -> None:
+        conn = _Conn(ws, self.settings.send_queue)
+        self._per_ip[conn.ip] = self._per_ip.get(conn.ip, 0) + 1
+        hello_timer = asyncio.get_running_loop().call_later(
+            self.settings.hello_timeout, self._hello_timeout, conn
+        )
+        try:
+            await self._read(conn)
+        except ConnectionClosed:
+            pass
+        finally:
+            hello_timer.cancel()
+            self._per_ip[conn.ip] -= 1
+            if not self._per_ip[conn.ip]:
+                del self._per_ip[conn.ip]
+            await conn.outbox.close()
+            self._gone(conn)
+
+    async def _read(self, conn: _Conn) -> None:
+        ws = conn.ws
+        async for frame in ws:
+            verdict = conn.limiter.admit(self.clock())
+            if verdict is Verdict.LIMIT:
+                conn.send(Error(code="rate_limited", message="too many messages; slow down"))
+            if verdict is Verdict.CLOSE:
+                await conn.outbox.flush()
+                await ws.close(1008, "too many messages")
+                return
+            if verdict is not Verdict.ACCEPT:
+                continue
+            if isinstance(frame, bytes):
+                await conn.outbox.flush()
+                await ws.close(1003, "binary frames are refused")
+                return
+            await self._on_frame(conn, frame)
+
+    def _hello_timeout(self, conn: _Conn) -> None:
+        if conn.player is None:
+            self._spawn(conn.ws.close(1008, "no hello in time"))
+
+    async def _on_frame(self, conn: _Conn, frame: str) -> None:
+        try:
+            message = decode(frame)
+        except DecodeError as exc:
+            conn.send(exc.to_error())
+            return
+        if conn.player is None:
+            if isinstance(message, Hello):
+                await self._hello(conn, message)
+            else:
+                conn.send(_error("hello_first", "say hello first", message.id))
+            return
+        if isinstance(message, Hello):
+            conn.send(_error("busy", "you have already said hello", message.id))
+            return
+        self._command(conn.player.player_id, message)
+
+    def _command(self, player_id: str, message: ClientMessage) -> None:
+        try:
+            outputs = self.lobby.handle(player_id, message, self.clock())
+        except Refused as refused:
+            self._conns[player_id].send(_error(refused.code, refused.message, message.id))
+            return
+        self._deliver(outputs, player_id, message.id)
+        self._schedule_race_of(player_id)
+
+    # -- identity --------------------------------------------------------------
+
+    async def _hello(self, conn: _Conn, hello: Hello) -> None:
+        try:
+            identity, token = await self._identify(hello)
+        except Refused as refused:
+            conn.send(_error(refused.code, refused.message, hello.id))
+            return
+        conn.player = identity
+        welcome = Welcome(
+            player_id=identity.player_id,
+            name=identity.name,
+            token=token,
+            protocol=PROTOCOL_VERSION,
+            id=hello.id,
+        )
+        conn.send(welcome)
+        old = self._conns.get(identity.player_id)
+        self._conns[identity.player_id] = conn
+        if old is not None:
+            old.player = None  # its ending is not this player leaving
+            self._spawn(old.ws.close(4000, "replaced by a newer connection"))
+        log.info("%s is %s (%s)", conn.ip, identity.name, "back" if hello.token else "new")
+        outputs = self.lobby.connect(identity.player_id, identity.name, self.clock())
+        self._deliver(outputs, identity.player_id, None)
+        self._schedule_race_of(identity.player_id)
+
+    async def _identify(self, hello: Hello) -> tuple[Identity, str]:
+        if hello.protocol is not None and hello.protocol != PROTOCOL_VERSION:
+            raise Refused("unsupported_protocol", f"this server speaks protocol {PROTOCOL_VERSION}")
+        if hello.token is not None:
+            return self.registry.by_token(hello.token), hello.token
+        token = secrets.token_urlsafe(32)
+        identity = self.registry.create("p" + secrets.token_hex(8), hello.name, token, time.time())
+        try:
+            await self.store.add_player(identity)
+        except Exception:
+            self.registry.discard(identity.player_id)
+            log.exception("could not store a new player")
+            raise Refused("name_taken", "that name could not be registered") from None
+        return identity, token
+
+    def _gone(self, conn: _Conn) -> None:
+        identity = conn.player
+        if identity is None or self._conns.get(identity.player_id) is not conn:
+            return
+        del self._conns[identity.player_id]
+        log.info("%s left (%s)", identity.name, conn.ip)
+        now = self.clock()
+        self._deliver(self.lobby.disconnect(identity.player_id, now), identity.player_id, None)
+        self._schedule_race_of(identity.player_id)
+        self._persist(self.store.touch(identity.player_id, time.time()))
+
+    # -- outputs ---------------------------------------------------------------
+
+    def _deliver(self, outputs: list[Output], sender: str, request_id: RequestId | None) -> None:
+        """Write each output's frame to its receivers; the sender's first one carries the id."""
+        barrier: asyncio.Future[None] | None = None
+        for out in outputs:
+            if isinstance(out, RaceEnded):
+                barrier = self._record(out.record)
+                continue
+            message = out.message
+            frame = encode(message)
+            receivers = out.to
+            if out.game_id is not None:
+                receivers = (*receivers, *self.lobby.watchers(out.game_id))
+            for player_id in receivers:
+                conn = self._conns.get(player_id)
+                if conn is None:
+                    continue
+                if player_id == sender and request_id is not None:
+                    reply = encode(message.model_copy(update={"id": request_id}))
+                    conn.outbox.push(reply, barrier)
+                    request_id = None
+                else:
+                    conn.outbox.push(frame, barrier)
+            if isinstance(message, GameStart) and message.seat == 0:
+                log.info("race %s started: %s", message.game_id, " v ".join(message.players))
+
+    def _record(self, record: RaceRecord) -> asyncio.Future[None]:
+        ended = time.time()
+        started = ended - (record.ended - record.started)
+        log.info(
+            "race %s ended: %s %s, counts %s",
+            record.game_id,
+            record.result,
+            record.reason,
+            "-".join(map(str, record.counts)),
+        )
+        return self._persist(self.store.record_race(record, started, ended))
+
+    def _persist(self, write: asyncio.Future[None] | object) -> asyncio.Future[None]:
+        future: asyncio.Future[None] = asyncio.ensure_future(write)  # type: ignore[arg-type]
+        self._writes.add(future)
+        future.add_done_callback(self._written)
+        return future
+
+    def _written(self, future: asyncio.Future[None]) -> None:
+        self._writes.discard(future)
+        if not future.cancelled() and future.exception() is not None:
+            log.error("store write failed", exc_info=future.exception())
+
+    def _spawn(self, coroutine: Coroutine[object, object, None]) -> None:
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- timers ----------------------------------------------------------------
+
+    def _schedule_race_of(self, player_id: str) -> None:
+        race = self.lobby.race_of(player_id)
+        if race is not None:
+            self._schedule(race.game_id)
+
+    def _schedule(self, game_id: str) -> None:
+        """Make sure a timer fires by the race's next deadline (early is harmless)."""
+        deadline = self.lobby.deadline(game_id)
+        timer = self._timers.get(game_id)
+        if deadline is None:
+            if timer is not None:
+                timer.cancel()
+                del self._timers[game_id]
+            return
+        loop = asyncio.get_running_loop()
+        when = loop.time() + max(0.0, deadline - self.clock())
+        if timer is not None and timer.when() <= when and not timer.cancelled():
+            return
+        if timer is not None:
+            timer.cancel()
+        self._timers[game_id] = loop.call_at(when, self._fire, game_id)
+
+    def _fire(self, game_id: str) -> None:
+        self._timers.pop(game_id, None)
+        self._deliver(self.lobby.tick(game_id, self.clock()), "", None)
+        self._schedule(game_id)
+
+
+def _error(code: str, message: str, request_id: RequestId | None) -> Error:
+    return Error.model_validate({"code": code, "message": message, "id": request_id})
+
+
+def _ip_of(ws: ServerConnection) -> str:
+    address = ws.remote_address
+    return str(address[0]) if address else "?"
+
+
+def _json_response(status: HTTPStatus, body: object) -> Response:
+    data = (json.dumps(body) + "\n").encode()
+    headers = Headers([("Content-Type", "application/json"), ("Content-Length", str(len(data)))])
+    return Response(status.value, status.phrase, headers, data)

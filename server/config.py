@@ -1,0 +1,89 @@
+"""The server's settings: command-line flags, each also ``FLOWERGARDEN_<NAME>``.
+
+A flag on the command line wins over the environment, which wins over the
+default. The defaults are those of DESIGN.md ("Running it").
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+__all__ = ["Settings", "parse_args"]
+
+ENV_PREFIX = "FLOWERGARDEN_"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    db: str = "flowergarden.sqlite3"
+    grace: float = 30.0
+    idle_timeout: float = 60.0
+    max_message: int = 4096
+    log_level: str = "INFO"
+    max_connections_per_ip: int = 256
+    hello_timeout: float = 10.0
+    send_queue: int = 512
+
+
+_HELP = {
+    "host": "address to listen on (0.0.0.0 for every interface)",
+    "port": "port to listen on; 0 picks a free one, and the bound address is logged",
+    "db": "SQLite file for players and finished races (':memory:' keeps nothing)",
+    "grace": "seconds a racer whose connection dropped has to come back",
+    "idle_timeout": "seconds a racer may go without a play before they are timed out",
+    "max_message": "largest frame accepted, in bytes; a larger one closes with 1009",
+    "log_level": "DEBUG, INFO, WARNING or ERROR",
+    "max_connections_per_ip": "open connections allowed from one address",
+    "hello_timeout": "seconds a new connection has to say hello",
+    "send_queue": "messages queued for a slow receiver before it is disconnected",
+}
+
+
+def parse_args(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> Settings:
+    """Settings from ``argv`` (default ``sys.argv[1:]``) over ``env`` (default ``os.environ``)."""
+    env = os.environ if env is None else env
+    defaults = Settings()
+    parser = argparse.ArgumentParser(
+        prog="flowergarden-server",
+        description="The Flower Garden race server: a websocket lobby where two people race.",
+        epilog="Every flag can also be set as FLOWERGARDEN_<FLAG>, e.g. FLOWERGARDEN_PORT=9000.",
+    )
+    for name in Settings.__dataclass_fields__:
+        default = getattr(defaults, name)
+        kind = type(default)
+        env_value = env.get(ENV_PREFIX + name.upper())
+        parser.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            type=kind,
+            # argparse converts a string default with ``type``, so a malformed
+            # environment value is a usage error like a malformed flag.
+            default=env_value if env_value is not None else default,
+            metavar=name.upper(),
+            help=f"{_HELP[name]} (default: {default})",
+        )
+    args = parser.parse_args(argv)
+    settings = Settings(**vars(args))
+    _check(parser, settings)
+    return settings
+
+
+def _check(parser: argparse.ArgumentParser, settings: Settings) -> None:
+    if not 0 <= settings.port <= 65535:
+        parser.error("--port must be 0 to 65535")
+    if settings.grace < 0 or settings.idle_timeout <= 0 or settings.hello_timeout <= 0:
+        parser.error("--grace must be >= 0, --idle-timeout and --hello-timeout > 0")
+    if settings.max_message < 256:
+        parser.error("--max-message must be at least 256 bytes")
+    if settings.max_connections_per_ip < 1 or settings.send_queue < 1:
+        parser.error("--max-connections-per-ip and --send-queue must be at least 1")
+    if settings.log_level.upper() not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
+        parser.error("--log-level must be DEBUG, INFO, WARNING or ERROR")

@@ -1,0 +1,85 @@
+"""Who the players are: names, tokens and the registry of every player ever made.
+
+The registry lives in memory (loaded from the store at start-up) so that
+``hello`` needs no I/O to check a name or a token; the glue writes a new
+player to the store before it answers ``welcome``. A token is the only
+credential and is kept only as its SHA-256: tokens are 256 random bits, so a
+fast hash is enough (there is nothing to brute-force).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .events import Refused
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["NAME_PATTERN", "Identity", "Registry", "hash_token"]
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,20}")
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """A player as the store keeps them."""
+
+    player_id: str
+    name: str
+    token_hash: str
+    created: float
+    """Wall-clock seconds since the epoch."""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Registry:
+    """Every player the server has made, by id, by name (ignoring case) and by token."""
+
+    def __init__(self, identities: Iterable[Identity] = ()) -> None:
+        self._by_id: dict[str, Identity] = {}
+        self._by_name: dict[str, Identity] = {}
+        self._by_token: dict[str, Identity] = {}
+        for identity in identities:
+            self._add(identity)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def check_name(self, name: str) -> None:
+        """Raise ``bad_name`` or ``name_taken`` unless ``name`` can be given out."""
+        if not NAME_PATTERN.fullmatch(name):
+            raise Refused("bad_name", "a name is 1 to 20 ASCII letters, digits, '_' or '-'")
+        if name.lower() in self._by_name:
+            raise Refused("name_taken", f"the name {name!r} is taken (names ignore case)")
+
+    def create(self, player_id: str, name: str, token: str, created: float) -> Identity:
+        """Register a new player; the caller makes ``player_id`` and ``token`` at random."""
+        self.check_name(name)
+        identity = Identity(player_id, name, hash_token(token), created)
+        self._add(identity)
+        return identity
+
+    def discard(self, player_id: str) -> None:
+        """Forget a player whose creation could not be stored."""
+        identity = self._by_id.pop(player_id)
+        del self._by_name[identity.name.lower()]
+        del self._by_token[identity.token_hash]
+
+    def by_token(self, token: str) -> Identity:
+        """The player ``token`` names; raises ``bad_token``."""
+        identity = self._by_token.get(hash_token(token))
+        if identity is None:
+            raise Refused("bad_token", "no player has this token")
+        return identity
+
+    def _add(self, identity: Identity) -> None:
+        self._by_id[identity.player_id] = identity
+        self._by_name[identity.name.lower()] = identity
+        self._by_token[identity.token_hash] = identity

@@ -1,0 +1,375 @@
+"""The lobby core: who is online, the quick-match queue, rooms, races, spectators.
+
+Theory of operation
+-------------------
+The :class:`Lobby` knows every player who has been online since the server
+started, and routes their commands. It is sans-I/O like :mod:`server.race`:
+each input takes ``now`` and returns the outputs to carry out, and a refused
+command raises :class:`~server.events.Refused` having changed nothing.
+
+* :meth:`connect` and :meth:`disconnect` follow a player's connection (the
+  glue calls ``connect`` after ``welcome``, and handles replaced connections
+  itself: a replacement is not a disconnect).
+* :meth:`handle` takes every decoded command after ``hello``.
+* :meth:`tick` and :meth:`deadline` expose the races' timers to the glue.
+
+A player is at most one of: seeking, hosting an open room, racing. Watching
+is separate: it ends when the player starts anything else. A finished race
+stays attached to its players (``last_race``) until they move on, so that a
+late ``play`` gets ``game_over``; its id stays (``finished``) until their next
+race, so that a ``rematch`` whose offer lapsed is told so (``game_not_found``).
+A race's spectators get every event of it, the one that ends it included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import engine
+from protocol import (
+    Cancelled,
+    ClientMessage,
+    GameInfo,
+    LobbySnapshot,
+    RematchOffered,
+    Room,
+    RoomInfo,
+    Rules,
+    Seeking,
+)
+
+from .events import Output, Refused, Send
+from .race import Race, SeatInfo
+
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Callable
+
+__all__ = ["ROOM_ALPHABET", "ROOM_CODE_LENGTH", "Lobby"]
+
+ROOM_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+"""Digits and capitals without 0, O, 1 and I, which people mix up when reading out."""
+ROOM_CODE_LENGTH = 6
+"""32**6: about a billion codes, far too many to guess one friend's room."""
+
+
+@dataclass(slots=True)
+class _Player:
+    id: str
+    name: str
+    online: bool = False
+    seeking: Rules | None = None
+    room: str | None = None
+    race: Race | None = None
+    last_race: Race | None = None
+    finished: str | None = None
+    """The id of the player's last finished race, until the next one starts."""
+    watching: str | None = None
+    missed_over: bool = False
+
+
+@dataclass(slots=True)
+class _Room:
+    code: str
+    host: str
+    rules: Rules
+    public: bool
+    race: Race | None = None
+
+
+@dataclass(slots=True)
+class _Rematch:
+    """An open rematch offer for a finished race: who has asked so far."""
+
+    race: Race
+    asked: set[str] = field(default_factory=set)
+
+
+class Lobby:
+    """Players, queue, rooms and races of one server."""
+
+    def __init__(self, *, rng: random.Random, idle_limit: float, grace: float) -> None:
+        """``rng`` deals, names races and rooms: pass ``secrets.SystemRandom()`` in production."""
+        self._rng = rng
+        self.idle_limit = idle_limit
+        self.grace = grace
+        self._players: dict[str, _Player] = {}
+        self._queue: dict[Rules, list[str]] = {}
+        self._rooms: dict[str, _Room] = {}
+        self._races: dict[str, Race] = {}
+        self._watchers: dict[str, set[str]] = {}
+        self._rematches: dict[str, _Rematch] = {}
+        self._handlers: dict[str, Callable[[_Player, ClientMessage, float], list[Output]]] = {
+            "lobby": self._lobby,
+            "seek": self._seek,
+            "create_room": self._create_room,
+            "join_room": self._join_room,
+            "cancel": self._cancel,
+            "play": self._play,
+            "redeal": self._redeal,
+            "resign": self._resign,
+            "rematch": self._rematch,
+            "watch": self._watch,
+        }
+
+    # -- reading ---------------------------------------------------------------
+
+    @property
+    def online(self) -> int:
+        return sum(1 for player in self._players.values() if player.online)
+
+    def race(self, game_id: str) -> Race | None:
+        """A live race."""
+        return self._races.get(game_id)
+
+    def race_of(self, player_id: str) -> Race | None:
+        """The live race of a player, if any."""
+        player = self._players.get(player_id)
+        return player.race if player else None
+
+    def watchers(self, game_id: str) -> set[str]:
+        """The spectators of a race (empty once it is over)."""
+        return self._watchers.get(game_id, set())
+
+    def deadline(self, game_id: str) -> float | None:
+        race = self._races.get(game_id)
+        return race.next_deadline() if race else None
+
+    # -- connections -----------------------------------------------------------
+
+    def connect(self, player_id: str, name: str, now: float) -> list[Output]:
+        """A player is online (new, back, or on a replacing connection)."""
+        player = self._players.setdefault(player_id, _Player(player_id, name))
+        player.online = True
+        if player.race is not None:
+            return player.race.come_back(player.race.seat_of(player_id), now)
+        if player.missed_over and player.last_race is not None:
+            player.missed_over = False
+            race = player.last_race
+            return [Send((player_id,), race.state(race.seat_of(player_id)))]
+        return []
+
+    def disconnect(self, player_id: str, now: float) -> list[Output]:
+        """A player's connection is gone: they leave the queue, their room and what they watch."""
+        player = self._players[player_id]
+        player.online = False
+        self._move_on(player)
+        if player.race is None:
+            return []
+        race = player.race
+        return self._after_race(race, race.leave(race.seat_of(player_id), now))
+
+    # -- commands --------------------------------------------------------------
+
+    def handle(self, player_id: str, message: ClientMessage, now: float) -> list[Output]:
+        """Carry out one command of a connected player."""
+        handler = self._handlers.get(message.type)
+        if handler is None:  # hello: the glue answers a second one
+            raise Refused("busy", "you have already said hello")
+        return handler(self._players[player_id], message, now)
+
+    def tick(self, game_id: str, now: float) -> list[Output]:
+        """Apply the deadlines of a race that have passed by ``now``."""
+        race = self._races.get(game_id)
+        return self._after_race(race, race.tick(now)) if race else []
+
+    def _lobby(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
+        rooms = [
+            RoomInfo(code=room.code, host=self._players[room.host].name, rules=room.rules)
+            for room in self._rooms.values()
+            if room.public and room.race is None
+        ]
+        games = [
+            GameInfo(game_id=race.game_id, players=race.names, counts=race.counts)
+            for race in self._races.values()
+        ]
+        seeking = sum(len(queue) for queue in self._queue.values())
+        snapshot = LobbySnapshot(online=self.online, seeking=seeking, rooms=rooms, games=games)
+        return [Send((player.id,), snapshot)]
+
+    def _seek(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
+        assert message.type == "seek"
+        self._check_free(player)
+        self._move_on(player)
+        rules = message.rules
+        out: list[Output] = [Send((player.id,), Seeking(rules=rules))]
+        queue = self._queue.setdefault(rules, [])
+        if not queue:
+            queue.append(player.id)
+            player.seeking = rules
+            return out
+        opponent = self._players[queue.pop(0)]
+        if not queue:
+            del self._queue[rules]
+        opponent.seeking = None
+        return out + self._start(opponent, player, rules, now)
+
+    def _create_room(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
+        assert message.type == "create_room"
+        self._check_free(player)
+        self._move_on(player)
+        code = self._new_code()
+        self._rooms[code] = _Room(code, player.id, message.rules, message.public)
+        player.room = code
+        return [Send((player.id,), Room(code=code, rules=message.rules))]
+
+    def _join_room(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
+        assert message.type == "join_room"
+        room = self._rooms.get(message.code.strip().upper())
+        self._check_free(player)
+        if room is None:
+            raise Refused("room_not_found", f"no open room has the code {message.code!r}")
+        if room.race is not None:
+            raise Refused("room_full", "that room's race has already started")
+        self._move_on(player)
+        host = self._players[room.host]
+        host.room = None
+        return self._start(host, player, room.rules, now, room)
+
+    def _cancel(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
+        self._move_on(player)
+        return [Send((player.id,), Cancelled())]
+
+    def _play(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
+        assert message.type == "play"
+        race = self._racing(player)
+        card = engine.Card.parse(message.card)  # the decoder has checked the code
+        return self._after_race(race, race.play(race.seat_of(player.id), card, now))
+
+    def _redeal(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
+        race = self._racing(player)
+        return self._after_race(race, race.redeal(race.seat_of(player.id), now))
+
+    def _resign(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
+        race = self._racing(player)
+        return self._after_race(race, race.resign(race.seat_of(player.id), now))
+
+    def _rematch(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
+        if player.race is not None:
+            raise Refused("busy", "you are racing; a rematch is for after game_over")
+        if player.finished is None:
+            raise Refused("not_in_game", "you have no finished race to rematch")
+        offer = self._rematches.get(player.finished)
+        if offer is None:
+            raise Refused("game_not_found", "the rematch offer has lapsed")
+        offer.asked.add(player.id)
+        race = offer.race
+        if len(offer.asked) < 2:
+            opponent = race.player_ids[1 - race.seat_of(player.id)]
+            return [Send((opponent,), RematchOffered(game_id=race.game_id))]
+        del self._rematches[race.game_id]
+        first, second = (self._players[pid] for pid in race.player_ids)
+        return self._start(first, second, race.rules, now)
+
+    def _watch(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
+        assert message.type == "watch"
+        if player.race is not None:
+            raise Refused("busy", "you cannot watch while racing")
+        race = self._races.get(message.game_id)
+        if race is None:
+            raise Refused("game_not_found", f"no live race has the id {message.game_id!r}")
+        self._stop_watching(player)
+        self._lapse_rematch(player)
+        player.watching = race.game_id
+        self._watchers.setdefault(race.game_id, set()).add(player.id)
+        return [Send((player.id,), race.state(None))]
+
+    # -- internals -------------------------------------------------------------
+
+    def _check_free(self, player: _Player) -> None:
+        if player.race is not None:
+            raise Refused("busy", "you are in a race")
+        if player.seeking is not None:
+            raise Refused("busy", "you are seeking a match; cancel first")
+        if player.room is not None:
+            raise Refused("busy", "you have an open room; cancel first")
+
+    def _racing(self, player: _Player) -> Race:
+        if player.race is not None:
+            return player.race
+        if player.last_race is not None:
+            raise Refused("game_over", "your race is over")
+        raise Refused("not_in_game", "you are not in a race")
+
+    def _move_on(self, player: _Player) -> None:
+        """Leave the queue, close one's open room, stop watching; forget the last race."""
+        self._lapse_rematch(player)
+        if player.seeking is not None:
+            queue = self._queue[player.seeking]
+            queue.remove(player.id)
+            if not queue:
+                del self._queue[player.seeking]
+            player.seeking = None
+        if player.room is not None:
+            del self._rooms[player.room]
+            player.room = None
+        self._stop_watching(player)
+        if player.race is None:
+            player.last_race = None
+
+    def _stop_watching(self, player: _Player) -> None:
+        if player.watching is not None:
+            self._watchers.get(player.watching, set()).discard(player.id)
+            player.watching = None
+
+    def _lapse_rematch(self, player: _Player) -> None:
+        if player.finished is not None:
+            self._rematches.pop(player.finished, None)
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(self._rng.choices(ROOM_ALPHABET, k=ROOM_CODE_LENGTH))
+            if code not in self._rooms:
+                return code
+
+    def _start(
+        self, first: _Player, second: _Player, rules: Rules, now: float, room: _Room | None = None
+    ) -> list[Output]:
+        """A new race: ``first`` takes seat 0; ``room``, if any, is full from now on."""
+        game_id = f"{self._rng.getrandbits(64):016x}"
+        deal = self._rng.getrandbits(63)
+        redeal = self._rng.getrandbits(63)
+        if rules.deal == "mirror":
+            seeds = (deal, deal, redeal, redeal)
+        else:
+            seeds = (deal, self._rng.getrandbits(63), redeal, self._rng.getrandbits(63))
+        seats = (SeatInfo(first.id, first.name), SeatInfo(second.id, second.name))
+        race = Race(game_id, seats, rules, seeds, idle_limit=self.idle_limit, grace=self.grace)
+        self._races[game_id] = race
+        if room is not None:
+            room.race = race  # before the start, which may end the race (and close the room)
+        for player in (first, second):
+            self._stop_watching(player)
+            player.race, player.last_race, player.finished = race, None, None
+        return self._after_race(race, race.start(now))
+
+    def _after_race(self, race: Race, out: list[Output]) -> list[Output]:
+        """Retire a race that these outputs end."""
+        if race.over is None or race.game_id not in self._races:
+            return out
+        del self._races[race.game_id]
+        self._rooms = {code: room for code, room in self._rooms.items() if room.race is not race}
+        players = [self._players[pid] for pid in race.player_ids]
+        for player in players:
+            player.race, player.last_race, player.finished = None, race, race.game_id
+            player.missed_over = not player.online
+        if all(player.online for player in players):
+            self._rematches[race.game_id] = _Rematch(race)
+        return self._dismiss_watchers(race.game_id, out)
+
+    def _dismiss_watchers(self, game_id: str, out: list[Output]) -> list[Output]:
+        """Address the last events of a finished race to its spectators by name.
+
+        The glue looks spectators up when it delivers, after the race is gone
+        from :meth:`watchers`: without this they would miss the ``game_over``.
+        """
+        watchers = tuple(sorted(self._watchers.pop(game_id, set())))
+        for player_id in watchers:
+            self._players[player_id].watching = None
+        return [
+            Send((*item.to, *watchers), item.message)
+            if isinstance(item, Send) and item.game_id == game_id
+            else item
+            for item in out
+        ]

@@ -1,0 +1,390 @@
+"""The race core: one race between two seats, without I/O.
+
+Theory of operation
+-------------------
+A :class:`Race` holds both boards, the rules, the seeds and every deadline.
+It is driven by calls, each given the current time ``now`` (seconds on a
+monotonic clock), and each returning the outputs the glue must carry out
+(:class:`~server.events.Send`, :class:`~server.events.RaceEnded`):
+
+* :meth:`start` deals and announces the race (``game_start``, seq 0), and ends
+  it at once when neither player can ever play;
+* :meth:`play`, :meth:`redeal`, :meth:`resign` are the players' moves; a
+  refused move raises :class:`~server.events.Refused` and changes nothing;
+* :meth:`leave` and :meth:`come_back` follow a player's connection;
+* :meth:`tick` applies every deadline that has passed (idle limit, grace,
+  clock); :meth:`next_deadline` says when the next one falls, so the glue can
+  sleep until then and tests can move time by hand.
+
+Every race event (``game_start``, ``played``, ``redealt``, ``status``,
+``game_over``) takes the next ``seq``; the same objects go to every receiver.
+
+Deciding (PROTOCOL.md, "Deciding the race"): clearing wins at once; resigning
+or being away past the grace loses at once; a count is final when its player
+is ``stalled`` or ``timed_out``; the race ends when both counts are final, or
+when one is final and the other player already has strictly more cards.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import engine
+from protocol import (
+    GameOver,
+    GameStart,
+    GameState,
+    OpponentAway,
+    OpponentBack,
+    Played,
+    Redealt,
+    StatusChanged,
+    board_to_wire,
+)
+
+from .events import Output, RaceEnded, Refused, Send
+from .record import MoveRecord, RaceRecord
+
+if TYPE_CHECKING:
+    from protocol import BoardStatus, Rules
+
+__all__ = ["Race", "SeatInfo"]
+
+RACING: frozenset[str] = frozenset({"playing", "stuck"})
+"""Statuses of a player who can still move: the idle limit and the grace apply."""
+FINAL: frozenset[str] = frozenset({"stalled", "timed_out"})
+"""Statuses whose count is final."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits in a seat."""
+
+    player_id: str
+    name: str
+
+
+@dataclass(slots=True)
+class _Seat:
+    info: SeatInfo
+    board: engine.Board
+    redeal_seed: int
+    status: BoardStatus
+    idle_deadline: float | None = None
+    away_deadline: float | None = None
+    away: bool = False
+    """Disconnected; outlives ``away_deadline`` when the grace ends on a final count."""
+    last_play_seq: int = 0
+    moves: list[MoveRecord] = field(default_factory=list)
+
+
+class Race:
+    """One race. See the module docstring for how to drive it."""
+
+    def __init__(
+        self,
+        game_id: str,
+        seats: tuple[SeatInfo, SeatInfo],
+        rules: Rules,
+        seeds: tuple[int, int, int, int],
+        *,
+        idle_limit: float,
+        grace: float,
+    ) -> None:
+        """``seeds``: the deal of seat 0, of seat 1, then each seat's redeal shuffle."""
+        self.game_id = game_id
+        self.rules = rules
+        self.seeds = seeds
+        self.idle_limit = idle_limit
+        self.grace = grace
+        self.seq = 0
+        self.started = 0.0
+        self.over: GameOver | None = None
+        deal = engine.winnable_deal if rules.winnable_only else engine.deal
+        self._seats = [
+            _Seat(info, board, seeds[2 + i], _rules_status(board))
+            for i, (info, board) in enumerate(
+                (info, engine.Board(deal(seed), rules.redeals))
+                for info, seed in zip(seats, seeds[:2], strict=True)
+            )
+        ]
+        self._clock: float | None = None
+        self._audience = tuple(seat.info.player_id for seat in self._seats)
+
+    # -- reading ---------------------------------------------------------------
+
+    @property
+    def player_ids(self) -> tuple[str, ...]:
+        return self._audience
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.info.name for seat in self._seats]
+
+    @property
+    def counts(self) -> list[int]:
+        return [seat.board.count for seat in self._seats]
+
+    def seat_of(self, player_id: str) -> int:
+        """The seat of ``player_id``; raises ``ValueError`` if they are not in this race."""
+        return self._audience.index(player_id)
+
+    def status_of(self, seat: int) -> BoardStatus:
+        return self._seats[seat].status
+
+    def boards(self) -> list[engine.Board]:
+        return [seat.board for seat in self._seats]
+
+    def state(self, seat: int | None) -> GameState:
+        """The whole race for a player (``seat``) or a spectator (None)."""
+        return GameState(
+            game_id=self.game_id,
+            seat=seat,
+            players=self.names,
+            rules=self.rules,
+            boards=[board_to_wire(s.board, s.status) for s in self._seats],
+            seq=self.seq,
+            over=self.over,
+        )
+
+    def next_deadline(self) -> float | None:
+        """The earliest time at which :meth:`tick` has something to do, or None."""
+        if self.over is not None:
+            return None
+        times = [self._clock] + [
+            t for seat in self._seats for t in (seat.idle_deadline, seat.away_deadline)
+        ]
+        return min((t for t in times if t is not None), default=None)
+
+    # -- inputs ----------------------------------------------------------------
+
+    def start(self, now: float) -> list[Output]:
+        """Announce the race to both players; end it at once if nobody can play."""
+        self.started = now
+        if self.rules.time_limit_s is not None:
+            self._clock = now + self.rules.time_limit_s
+        for seat in self._seats:
+            self._restart_idle(seat, now)
+        boards = [board_to_wire(s.board, s.status) for s in self._seats]
+        out: list[Output] = [
+            Send(
+                (seat.info.player_id,),
+                GameStart(
+                    game_id=self.game_id,
+                    seat=index,
+                    players=self.names,
+                    rules=self.rules,
+                    boards=boards,
+                    seq=0,
+                ),
+            )
+            for index, seat in enumerate(self._seats)
+        ]
+        return out + self._decide(now)
+
+    def play(self, seat: int, card: engine.Card, now: float) -> list[Output]:
+        """Play ``card`` from ``seat``'s board."""
+        player = self._moving(seat)
+        try:
+            move = player.board.play(card)
+        except engine.IllegalPlay as exc:
+            raise Refused("illegal_move", str(exc)) from None
+        player.status = _rules_status(player.board)
+        self.seq += 1
+        player.last_play_seq = self.seq
+        player.moves.append(MoveRecord(self.seq, seat, str(card), now - self.started))
+        self._restart_idle(player, now)
+        played = Played.model_construct(
+            game_id=self.game_id,
+            seat=seat,
+            card=str(card),
+            from_="bouquet" if move.bed is None else "bed",
+            bed=move.bed,
+            count=player.board.count,
+            status=player.status,
+            seq=self.seq,
+        )
+        return [self._broadcast(played), *self._decide(now)]
+
+    def redeal(self, seat: int, now: float) -> list[Output]:
+        """Use ``seat``'s redeal; only a stuck board with one left may."""
+        player = self._moving(seat)
+        try:
+            player.board.redeal(player.redeal_seed)
+        except engine.IllegalRedeal as exc:
+            raise Refused("illegal_move", str(exc)) from None
+        player.status = _rules_status(player.board)
+        self.seq += 1
+        player.moves.append(MoveRecord(self.seq, seat, "redeal", now - self.started))
+        self._restart_idle(player, now)
+        board = board_to_wire(player.board, player.status)
+        redealt = Redealt(game_id=self.game_id, seat=seat, board=board, seq=self.seq)
+        return [self._broadcast(redealt), *self._decide(now)]
+
+    def resign(self, seat: int, now: float) -> list[Output]:
+        """``seat`` gives up and loses at once."""
+        self._check_live()
+        return self._leave_race(seat, "resigned", now)
+
+    def leave(self, seat: int, now: float) -> list[Output]:
+        """``seat``'s connection dropped: the grace starts and the opponent is told."""
+        player = self._seats[seat]
+        if self.over is not None or player.away:
+            return []
+        player.away = True
+        player.away_deadline = now + self.grace
+        player.idle_deadline = None
+        away = OpponentAway(game_id=self.game_id, grace_s=round(self.grace))
+        return [Send((self._seats[1 - seat].info.player_id,), away)]
+
+    def come_back(self, seat: int, now: float) -> list[Output]:
+        """``seat`` is connected again: the game_state for them, and the opponent is told."""
+        player = self._seats[seat]
+        out: list[Output] = [Send((player.info.player_id,), self.state(seat))]
+        if not player.away or self.over is not None:
+            return out
+        player.away, player.away_deadline = False, None
+        self._restart_idle(player, now)
+        back = OpponentBack(game_id=self.game_id)
+        return [*out, Send((self._seats[1 - seat].info.player_id,), back)]
+
+    def tick(self, now: float) -> list[Output]:
+        """Apply every deadline that has passed by ``now``, earliest first."""
+        out: list[Output] = []
+        while (due := self.next_deadline()) is not None and due <= now:
+            out += self._expire(due)
+        return out
+
+    # -- internals -------------------------------------------------------------
+
+    def _expire(self, due: float) -> list[Output]:
+        if self._clock == due:
+            return self._time_up(due)
+        for index, seat in enumerate(self._seats):
+            if seat.away_deadline == due:
+                seat.away_deadline = None
+                # A player whose count is final is no longer racing: nothing to abandon.
+                return self._leave_race(index, "abandoned", due) if seat.status in RACING else []
+            if seat.idle_deadline == due:
+                seat.idle_deadline = None
+                seat.status = "timed_out"
+                return [self._status_event(index), *self._decide(due)]
+        raise AssertionError("a deadline fell that no seat holds")  # pragma: no cover
+
+    def _time_up(self, now: float) -> list[Output]:
+        self._clock = None
+        out: list[Output] = []
+        for index, seat in enumerate(self._seats):
+            if seat.status in RACING:
+                seat.status = "timed_out"
+                seat.idle_deadline = None
+                out.append(self._status_event(index))
+        return out + self._compare(now, on_time=True)
+
+    def _leave_race(self, seat: int, status: BoardStatus, now: float) -> list[Output]:
+        self._seats[seat].status = status
+        return [self._status_event(seat), *self._finish(now, 1 - seat, status)]
+
+    def _moving(self, seat: int) -> _Seat:
+        self._check_live()
+        player = self._seats[seat]
+        if player.status not in RACING:
+            raise Refused("illegal_move", f"your count is final ({player.status})")
+        return player
+
+    def _check_live(self) -> None:
+        if self.over is not None:
+            raise Refused("game_over", "this race is over")
+
+    def _restart_idle(self, seat: _Seat, now: float) -> None:
+        racing = seat.status in RACING and not seat.away
+        seat.idle_deadline = now + self.idle_limit if racing else None
+
+    def _broadcast(self, message: Played | Redealt | StatusChanged | GameOver) -> Send:
+        return Send(self._audience, message, self.game_id)
+
+    def _status_event(self, seat: int) -> Send:
+        player = self._seats[seat]
+        self.seq += 1
+        changed = StatusChanged(
+            game_id=self.game_id,
+            seat=seat,
+            status=player.status,
+            count=player.board.count,
+            seq=self.seq,
+        )
+        return self._broadcast(changed)
+
+    def _decide(self, now: float) -> list[Output]:
+        """End the race if its result can no longer change."""
+        a, b = self._seats
+        for index, seat in enumerate(self._seats):
+            if seat.status == "cleared":
+                return self._finish(now, index, "cleared")
+        final_a, final_b = a.status in FINAL, b.status in FINAL
+        if (
+            (final_a and final_b)
+            or (final_a and b.board.count > a.board.count)
+            or (final_b and a.board.count > b.board.count)
+        ):
+            return self._compare(now, on_time=False)
+        return []
+
+    def _compare(self, now: float, *, on_time: bool) -> list[Output]:
+        """Decide by counts: more cards wins; equal counts draw or go to the first."""
+        a, b = self._seats
+        if a.board.count != b.board.count:
+            winner: int | None = 0 if a.board.count > b.board.count else 1
+            reason = "most_cards"
+        elif self.rules.tiebreak == "first" and a.board.count > 0:
+            winner, reason = (0 if a.last_play_seq < b.last_play_seq else 1), "first_to_count"
+        else:
+            winner, reason = None, "equal_cards"
+        return self._finish(now, winner, "time" if on_time else reason)
+
+    def _finish(self, now: float, winner: int | None, reason: str) -> list[Output]:
+        self.seq += 1
+        for seat in self._seats:
+            seat.idle_deadline = seat.away_deadline = None
+        self._clock = None
+        counts = self.counts
+        self.over = GameOver.model_validate(
+            {
+                "game_id": self.game_id,
+                "result": "draw" if winner is None else "win",
+                "winner": winner,
+                "reason": reason,
+                "counts": counts,
+                "seq": self.seq,
+            }
+        )
+        return [RaceEnded(self._record(now)), self._broadcast(self.over)]
+
+    def _record(self, now: float) -> RaceRecord:
+        over = self.over
+        assert over is not None
+        moves = sorted((m for seat in self._seats for m in seat.moves), key=lambda m: m.seq)
+        return RaceRecord(
+            game_id=self.game_id,
+            rules_json=json.dumps(self.rules.model_dump(mode="json"), sort_keys=True),
+            seeds=self.seeds,
+            player_ids=(self._audience[0], self._audience[1]),
+            started=self.started,
+            ended=now,
+            moves=tuple(moves),
+            result=over.result,
+            winner=over.winner,
+            reason=over.reason,
+            counts=(over.counts[0], over.counts[1]),
+        )
+
+
+def _rules_status(board: engine.Board) -> BoardStatus:
+    status = board.status
+    if status is engine.Status.PLAYING:
+        return "playing"
+    if status is engine.Status.STUCK:
+        return "stuck"
+    return "cleared" if status is engine.Status.CLEARED else "stalled"

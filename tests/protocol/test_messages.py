@@ -1,0 +1,390 @@
+"""The models: documented messages decode, defaults fill in, encoding keeps the wire shape."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, get_args
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import engine
+from protocol import (
+    CLIENT_ADAPTER,
+    ERROR_CODES,
+    PROTOCOL_VERSION,
+    SERVER_ADAPTER,
+    Board,
+    Cancelled,
+    ClientMessage,
+    CreateRoom,
+    Error,
+    GameInfo,
+    GameOver,
+    GameStart,
+    GameState,
+    Hello,
+    JoinRoom,
+    LobbySnapshot,
+    OpponentAway,
+    OpponentBack,
+    Play,
+    Played,
+    Redealt,
+    RematchOffered,
+    Room,
+    RoomInfo,
+    Rules,
+    Seek,
+    Seeking,
+    ServerMessage,
+    StatusChanged,
+    Watch,
+    Welcome,
+    board_to_wire,
+    decode,
+    decode_server,
+    encode,
+)
+
+# The message types and error codes as PROTOCOL.md lists them.
+DOC_CLIENT_TYPES = {
+    "hello", "lobby", "seek", "create_room", "join_room", "cancel",
+    "play", "redeal", "resign", "rematch", "watch",
+}  # fmt: skip
+DOC_SERVER_TYPES = {
+    "welcome", "lobby", "seeking", "room", "cancelled", "game_start", "played", "redealt",
+    "status", "opponent_away", "opponent_back", "rematch_offered", "game_over", "game_state",
+    "error",
+}  # fmt: skip
+DOC_ERROR_CODES = {
+    "bad_json", "bad_message", "unknown_type", "hello_first", "bad_name", "name_taken",
+    "bad_token", "unsupported_protocol", "not_in_game", "illegal_move", "game_over", "busy",
+    "room_not_found", "room_full", "game_not_found", "rate_limited",
+}  # fmt: skip
+
+# PROTOCOL.md's "Rules options" example, verbatim.
+DOC_RULES = (
+    '{"deal": "independent", "winnable_only": false, "redeals": 0, "tiebreak": "draw", '
+    '"time_limit_s": null}'
+)
+
+# One or more frames per row of PROTOCOL.md's client table, optional fields left
+# out and given; DESIGN.md's play example first.
+CLIENT_EXAMPLES = [
+    '{"type":"play","card":"QH"}',
+    '{"type": "hello", "name": "alice"}',
+    '{"type": "hello", "name": "alice", "token": "t0k3n", "protocol": 1}',
+    '{"type": "lobby"}',
+    '{"type": "seek"}',
+    f'{{"type": "seek", "rules": {DOC_RULES}}}',
+    '{"type": "seek", "rules": {"deal": "mirror", "winnable_only": true, "redeals": 1,'
+    ' "tiebreak": "first", "time_limit_s": 300}}',
+    '{"type": "create_room"}',
+    '{"type": "create_room", "rules": {"deal": "mirror"}, "public": true}',
+    '{"type": "join_room", "code": "ABCD"}',
+    '{"type": "cancel"}',
+    '{"type": "play", "card": "TH"}',
+    '{"type": "redeal"}',
+    '{"type": "resign"}',
+    '{"type": "rematch"}',
+    '{"type": "watch", "game_id": "g42"}',
+]
+
+
+def types_of(union: Any) -> set[str]:
+    return {model.model_fields["type"].default for model in get_args(get_args(union)[0])}
+
+
+def test_message_types_are_those_of_the_protocol() -> None:
+    assert types_of(ClientMessage) == DOC_CLIENT_TYPES
+    assert types_of(ServerMessage) == DOC_SERVER_TYPES
+    assert set(ERROR_CODES) == DOC_ERROR_CODES
+    assert len(ERROR_CODES) == len(DOC_ERROR_CODES)
+
+
+@pytest.mark.parametrize("frame", CLIENT_EXAMPLES)
+def test_documented_client_messages_decode(frame: str) -> None:
+    message = decode(frame)
+    assert message.type == json.loads(frame)["type"]
+    # The discriminated union agrees with the codec's own type lookup.
+    assert CLIENT_ADAPTER.validate_json(frame) == message
+    assert decode(encode(message)) == message
+
+
+def test_every_client_type_has_an_example() -> None:
+    assert {json.loads(frame)["type"] for frame in CLIENT_EXAMPLES} == DOC_CLIENT_TYPES
+
+
+def test_documented_rules_are_the_defaults() -> None:
+    assert Rules.model_validate(json.loads(DOC_RULES), strict=True) == Rules()
+    assert json.loads(Rules().model_dump_json()) == json.loads(DOC_RULES)
+
+
+def test_defaults_are_filled_in() -> None:
+    seek = decode('{"type":"seek"}')
+    assert isinstance(seek, Seek)
+    assert seek.rules == Rules()
+    assert decode(f'{{"type":"seek","rules":{DOC_RULES}}}') == seek
+    partial = decode('{"type":"seek","rules":{"redeals":1}}')
+    assert partial == Seek(rules=Rules(redeals=1))
+    hello = decode('{"type":"hello","name":"bob"}')
+    assert hello == Hello(name="bob", token=None, protocol=None, id=None)
+
+
+def test_hello_leaves_name_and_protocol_checks_to_the_server() -> None:
+    # bad_name and unsupported_protocol are the server's errors, not the decoder's.
+    assert decode('{"type":"hello","name":""}') == Hello(name="")
+    assert decode('{"type":"hello","name":"no spaces allowed!"}') == Hello(
+        name="no spaces allowed!"
+    )
+    assert decode('{"type":"hello","name":"x","protocol":2}') == Hello(name="x", protocol=2)
+
+
+@pytest.mark.parametrize("code", [str(card) for card in engine.CARDS])
+def test_every_card_code_is_a_card(code: str) -> None:
+    assert decode(json.dumps({"type": "play", "card": code})) == Play(card=code)
+
+
+# -- unknown fields ------------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+KNOWN_KEYS = {
+    "type",
+    "id",
+    "name",
+    "token",
+    "protocol",
+    "rules",
+    "public",
+    "code",
+    "card",
+    "game_id",
+}
+
+
+@given(
+    frame=st.sampled_from(CLIENT_EXAMPLES),
+    extra=st.dictionaries(st.text().filter(lambda key: key not in KNOWN_KEYS), JSON_VALUES),
+)
+def test_unknown_fields_are_ignored(frame: str, extra: dict[str, Any]) -> None:
+    obj = json.loads(frame)
+    assert decode(json.dumps({**extra, **obj})) == decode(frame)
+
+
+@given(
+    extra=st.dictionaries(st.text().filter(lambda key: key not in Rules.model_fields), JSON_VALUES)
+)
+def test_unknown_rules_fields_are_ignored(extra: dict[str, Any]) -> None:
+    assert decode(json.dumps({"type": "seek", "rules": extra})) == Seek()
+
+
+RULES = st.builds(
+    Rules,
+    deal=st.sampled_from(["independent", "mirror"]),
+    winnable_only=st.booleans(),
+    redeals=st.integers(0, 1),
+    tiebreak=st.sampled_from(["draw", "first"]),
+    time_limit_s=st.none() | st.integers(30, 3600),
+)
+REQUEST_IDS = st.none() | st.integers() | st.text(max_size=64)
+
+
+@given(
+    rules=RULES,
+    request_id=REQUEST_IDS,
+    public=st.booleans(),
+    card=st.sampled_from(engine.CARDS),
+    text=st.text(),
+)
+def test_client_messages_round_trip(
+    rules: Rules, request_id: str | int | None, public: bool, card: engine.Card, text: str
+) -> None:
+    messages: list[ClientMessage] = [
+        Hello(name=text, token=text, protocol=1, id=request_id),
+        Seek(rules=rules, id=request_id),
+        CreateRoom(rules=rules, public=public, id=request_id),
+        JoinRoom(code=text, id=request_id),
+        Play(card=str(card), id=request_id),
+        Watch(game_id=text, id=request_id),
+    ]
+    for message in messages:
+        assert decode(encode(message)) == message
+
+
+# -- server messages -------------------------------------------------------------
+
+
+def sample_boards() -> list[Board]:
+    fresh = engine.Board(engine.deal(1))
+    played = engine.Board(engine.winnable_deal(2), redeals=1)
+    for _ in range(5):
+        played.play(played.legal_plays()[0])
+    return [board_to_wire(fresh), board_to_wire(played, "timed_out")]
+
+
+def server_samples() -> list[ServerMessage]:
+    """One valid instance of every server message type, some with a request id."""
+    rules = Rules(deal="mirror", redeals=1, time_limit_s=600)
+    boards = sample_boards()
+    over = GameOver(
+        game_id="g1", result="win", winner=1, reason="most_cards", counts=[3, 7], seq=12
+    )
+    return [
+        Welcome(player_id="p1", name="alice", token="secret", protocol=PROTOCOL_VERSION, id=1),
+        LobbySnapshot(
+            online=5,
+            seeking=1,
+            rooms=[RoomInfo(code="ABCD", host="bob", rules=Rules())],
+            games=[GameInfo(game_id="g1", players=["alice", "bob"], counts=[3, 7])],
+            id="lobby-1",
+        ),
+        Seeking(rules=rules),
+        Room(code="ABCD", rules=rules, id=0),
+        Cancelled(),
+        GameStart(
+            game_id="g1", seat=0, players=["alice", "bob"], rules=rules, boards=boards, seq=0
+        ),
+        Played(
+            game_id="g1",
+            seat=1,
+            card="AS",
+            from_="bouquet",
+            bed=None,
+            count=1,
+            status="playing",
+            seq=1,
+            id=9,
+        ),
+        Played(
+            game_id="g1", seat=0, card="2S", from_="bed", bed=5, count=2, status="stalled", seq=2
+        ),
+        Redealt(game_id="g1", seat=0, board=boards[1], seq=3),
+        StatusChanged(game_id="g1", seat=1, status="resigned", count=7, seq=4),
+        OpponentAway(game_id="g1", grace_s=30),
+        OpponentBack(game_id="g1"),
+        RematchOffered(game_id="g1"),
+        over,
+        GameOver(
+            game_id="g1", result="draw", winner=None, reason="equal_cards", counts=[4, 4], seq=5
+        ),
+        GameState(
+            game_id="g1", seat=1, players=["a", "b"], rules=rules, boards=boards, seq=4, over=None
+        ),
+        GameState(game_id="g1", players=["a", "b"], rules=rules, boards=boards, seq=12, over=over),
+        Error(code="illegal_move", message="QH cannot be played now", id="x"),
+    ]
+
+
+def test_every_server_type_has_a_sample() -> None:
+    assert {message.type for message in server_samples()} == DOC_SERVER_TYPES
+
+
+@pytest.mark.parametrize("message", server_samples(), ids=lambda message: message.type)
+def test_server_messages_round_trip(message: ServerMessage) -> None:
+    frame = encode(message)
+    assert decode_server(frame) == message
+    assert decode_server(frame.encode()) == message
+    assert SERVER_ADAPTER.validate_json(frame) == message
+
+
+# -- encoding --------------------------------------------------------------------
+
+
+def wire(message: ServerMessage | ClientMessage) -> dict[str, Any]:
+    obj: dict[str, Any] = json.loads(encode(message))
+    return obj
+
+
+def test_encoding_is_compact() -> None:
+    for message in server_samples():
+        frame = encode(message)
+        assert frame == json.dumps(json.loads(frame), separators=(",", ":"), ensure_ascii=False)
+        assert ", " not in frame
+        assert ": " not in frame
+
+
+def test_played_says_from_and_bed() -> None:
+    from_bouquet = wire(
+        Played(
+            game_id="g",
+            seat=0,
+            card="AS",
+            from_="bouquet",
+            bed=None,
+            count=1,
+            status="playing",
+            seq=1,
+        )
+    )
+    assert from_bouquet["from"] == "bouquet"
+    assert "from_" not in from_bouquet
+    assert "bed" in from_bouquet
+    assert from_bouquet["bed"] is None
+    from_bed = wire(
+        Played(game_id="g", seat=0, card="2S", from_="bed", bed=0, count=2, status="stuck", seq=2)
+    )
+    assert (from_bed["from"], from_bed["bed"]) == ("bed", 0)
+
+
+def test_id_is_left_out_only_when_none() -> None:
+    assert "id" not in wire(Cancelled())
+    assert wire(Cancelled(id=0))["id"] == 0
+    assert wire(Cancelled(id=""))["id"] == ""
+    assert wire(Error(code="busy", message="m", id="r1")) == {
+        "type": "error",
+        "id": "r1",
+        "code": "busy",
+        "message": "m",
+    }
+    assert "id" not in wire(Play(card="QH"))
+
+
+def test_spectator_game_state_has_no_seat() -> None:
+    boards = sample_boards()
+    spectator = wire(
+        GameState(game_id="g", players=["a", "b"], rules=Rules(), boards=boards, seq=0, over=None)
+    )
+    assert "seat" not in spectator
+    assert spectator["over"] is None
+    player = wire(
+        GameState(
+            game_id="g", seat=0, players=["a", "b"], rules=Rules(), boards=boards, seq=0, over=None
+        )
+    )
+    assert player["seat"] == 0
+
+
+def test_nulls_that_stay_on_the_wire() -> None:
+    draw = wire(
+        GameOver(
+            game_id="g", result="draw", winner=None, reason="equal_cards", counts=[0, 0], seq=0
+        )
+    )
+    assert "winner" in draw
+    assert draw["winner"] is None
+    assert wire(Seeking(rules=Rules()))["rules"]["time_limit_s"] is None
+    # The game_over inside a game_state is the game_over message, without an id.
+    over = GameOver(game_id="g", result="win", winner=0, reason="cleared", counts=[52, 3], seq=9)
+    state = wire(
+        GameState(
+            game_id="g", players=["a", "b"], rules=Rules(), boards=sample_boards(), seq=9, over=over
+        )
+    )
+    assert state["over"] == wire(over)
+    assert "id" not in state["over"]
+
+
+def test_models_are_frozen() -> None:
+    message = Play(card="QH")
+    with pytest.raises(ValueError, match="frozen"):
+        message.card = "KH"  # type: ignore[misc]

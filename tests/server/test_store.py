@@ -1,0 +1,413 @@
+"""The SQLite store: round trips, one transaction per race, crash safety, a free event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import signal
+import sqlite3
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from server.identity import Identity
+from server.record import MoveRecord, RaceRecord
+from server.store import SCHEMA_VERSION, PlayerStats, SqliteStore, Store, StoreError
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Iterator
+
+ROOT = Path(__file__).resolve().parents[2]
+ANN = Identity("p-ann", "Ann", "hash-ann", 1000.0)
+BOB = Identity("p-bob", "Bob", "hash-bob", 1001.0)
+
+
+def make_race(game_id: str, winner: int | None = 0, moves: int = 3) -> RaceRecord:
+    return RaceRecord(
+        game_id=game_id,
+        rules_json='{"deal":"independent","first":false}',
+        seeds=(2**64 + 7, 12),  # wider than SQLite's INTEGER
+        player_ids=(ANN.player_id, BOB.player_id),
+        started=50.0,
+        ended=80.5,
+        moves=(
+            *(MoveRecord(seq, seq % 2, f"{seq + 1}S", seq * 0.25) for seq in range(moves)),
+            MoveRecord(moves, 1, "redeal", 9.5),
+        ),
+        result="draw" if winner is None else "win",
+        winner=winner,
+        reason="stalled",
+        counts=(5, 5) if winner is None else (6, 2),
+    )
+
+
+@pytest.fixture
+async def store() -> AsyncIterator[Store]:
+    store = SqliteStore(":memory:")
+    await store.open()
+    await store.add_player(ANN)
+    await store.add_player(BOB)
+    yield store
+    await store.close()
+
+
+@contextmanager
+def raw(path: Path) -> Iterator[sqlite3.Connection]:
+    """A plain connection to the file, to look at it from outside the store."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+# Players
+
+
+@pytest.mark.parametrize("durable", [False, True])
+async def test_players_survive_reopening(tmp_path: Path, durable: bool) -> None:
+    path = tmp_path / "fg.sqlite3"
+    first = SqliteStore(path, durable=durable)
+    assert await first.open() == []
+    await first.add_player(ANN)
+    await first.add_player(BOB)
+    await first.close()
+
+    second = SqliteStore(path)
+    assert await second.open() == [ANN, BOB]
+    assert await second.player_stats(BOB.player_id) == PlayerStats(
+        BOB.player_id, "Bob", 1001.0, 1001.0, games=0, wins=0, losses=0, draws=0
+    )
+    await second.close()
+    with raw(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+@pytest.mark.parametrize(
+    "clash",
+    [
+        Identity("p-other", "aNN", "hash-other", 2000.0),  # name, other case
+        Identity(ANN.player_id, "Cleo", "hash-other", 2000.0),  # id
+        Identity("p-other", "Cleo", ANN.token_hash, 2000.0),  # token
+    ],
+)
+async def test_duplicate_player_is_refused_and_changes_nothing(
+    tmp_path: Path, clash: Identity
+) -> None:
+    path = tmp_path / "fg.sqlite3"
+    store = SqliteStore(path)
+    await store.open()
+    await store.add_player(ANN)
+    with pytest.raises(StoreError):
+        await store.add_player(clash)
+    # The failed transaction is gone: the next write works.
+    await store.add_player(BOB)
+    await store.close()
+
+    store = SqliteStore(path)
+    assert await store.open() == [ANN, BOB]
+    await store.close()
+
+
+async def test_touch_sets_last_seen(store: Store) -> None:
+    await store.touch(ANN.player_id, 5000.0)
+    stats = await store.player_stats(ANN.player_id)
+    assert stats is not None
+    assert stats.last_seen == 5000.0
+    assert await store.player_stats("p-nobody") is None
+    with pytest.raises(StoreError):
+        await store.touch("p-nobody", 5000.0)
+
+
+# Races
+
+
+async def test_record_race_round_trip(store: Store) -> None:
+    record = make_race("g1", winner=0)
+    await store.record_race(record, started_wall=1_700_000_000.0, ended_wall=1_700_000_030.5)
+    # started and ended come back as the wall-clock times.
+    assert await store.race("g1") == dataclasses.replace(
+        record, started=1_700_000_000.0, ended=1_700_000_030.5
+    )
+    assert await store.race("g-unknown") is None
+    assert await store.race_count() == 1
+
+
+async def test_record_race_counts_a_win_and_a_draw(store: Store) -> None:
+    await store.record_race(make_race("g1", winner=1), 2000.0, 2030.0)
+    assert await store.player_stats(ANN.player_id) == PlayerStats(
+        ANN.player_id, "Ann", 1000.0, 2030.0, games=1, wins=0, losses=1, draws=0
+    )
+    assert await store.player_stats(BOB.player_id) == PlayerStats(
+        BOB.player_id, "Bob", 1001.0, 2030.0, games=1, wins=1, losses=0, draws=0
+    )
+
+    await store.record_race(make_race("g2", winner=None), 3000.0, 3040.0)
+    assert await store.player_stats(ANN.player_id) == PlayerStats(
+        ANN.player_id, "Ann", 1000.0, 3040.0, games=2, wins=0, losses=1, draws=1
+    )
+    assert await store.player_stats(BOB.player_id) == PlayerStats(
+        BOB.player_id, "Bob", 1001.0, 3040.0, games=2, wins=1, losses=0, draws=1
+    )
+
+
+async def test_record_race_is_idempotent(store: Store) -> None:
+    record = make_race("g1", winner=0)
+    await store.record_race(record, 2000.0, 2030.0)
+    before = await store.player_stats(ANN.player_id)
+    await store.record_race(record, 2100.0, 2130.0)
+    assert await store.race_count() == 1
+    assert await store.player_stats(ANN.player_id) == before
+    race = await store.race("g1")
+    assert race is not None
+    assert race.ended == 2030.0
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        # The race row goes in first; each of these fails after it.
+        lambda r: dataclasses.replace(r, moves=(*r.moves, r.moves[0])),  # a seq twice
+        lambda r: dataclasses.replace(r, moves=(MoveRecord(9, 2, "AS", 1.0),)),  # no such seat
+        lambda r: dataclasses.replace(r, player_ids=(ANN.player_id, "p-nobody")),
+        lambda r: dataclasses.replace(r, winner=2),
+    ],
+)
+async def test_a_failed_race_writes_nothing(store: Store, broken) -> None:
+    with pytest.raises(StoreError):
+        await store.record_race(broken(make_race("g1")), 2000.0, 2030.0)
+    assert await store.race_count() == 0
+    assert await store.race("g1") is None
+    assert await store.player_stats(ANN.player_id) == PlayerStats(
+        ANN.player_id, "Ann", 1000.0, 1000.0, games=0, wins=0, losses=0, draws=0
+    )
+    # The same id can still be written once the record is right.
+    await store.record_race(make_race("g1"), 2000.0, 2030.0)
+    assert await store.race_count() == 1
+
+
+# Concurrency: the worker thread
+
+
+async def test_calls_run_in_the_order_they_are_made(tmp_path: Path) -> None:
+    path = tmp_path / "fg.sqlite3"
+    store = SqliteStore(path)
+    await store.open()
+    await store.add_player(ANN)
+    await store.add_player(BOB)
+    ids = [f"g{n:03}" for n in range(60)]
+    await asyncio.gather(
+        *(
+            store.record_race(make_race(game_id), 2000.0 + n, 2030.0 + n)
+            for n, game_id in enumerate(ids)
+        ),
+        *(store.touch(BOB.player_id, 5000.0 + n) for n in range(60)),
+    )
+    assert await store.race_count() == 60
+    stats = await store.player_stats(BOB.player_id)
+    assert stats is not None
+    assert (stats.games, stats.wins, stats.losses) == (60, 0, 60)
+    assert stats.last_seen == 5059.0  # the last touch made is the last one applied
+    await store.close()
+    with raw(path) as conn:
+        assert [row[0] for row in conn.execute("SELECT id FROM races ORDER BY rowid")] == ids
+
+
+async def test_a_blocked_write_leaves_the_loop_free(tmp_path: Path) -> None:
+    path = tmp_path / "fg.sqlite3"
+    store = SqliteStore(path)
+    await store.open()
+    await store.add_player(ANN)
+    await store.add_player(BOB)
+    # Another connection holds the write lock: the store's worker must wait for it.
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    write = asyncio.create_task(store.record_race(make_race("g1"), 2000.0, 2030.0))
+    count = asyncio.create_task(store.race_count())
+
+    # Two coroutines take turns on the loop while the write cannot finish.
+    ping, pong = asyncio.Event(), asyncio.Event()
+
+    async def echo() -> None:
+        for _ in range(20):
+            await ping.wait()
+            ping.clear()
+            pong.set()
+
+    echoer = asyncio.create_task(echo())
+    for _ in range(20):
+        ping.set()
+        await pong.wait()
+        pong.clear()
+    await echoer
+    assert not write.done()
+    assert not count.done()  # queued behind the write
+
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    await write
+    assert await count == 1  # it ran after the write, as it was made after it
+    await store.close()
+
+
+async def test_close_finishes_calls_already_made(tmp_path: Path) -> None:
+    path = tmp_path / "fg.sqlite3"
+    store = SqliteStore(path)
+    await store.open()
+    await store.add_player(ANN)
+    await store.add_player(BOB)
+    writes = [
+        asyncio.create_task(store.record_race(make_race(f"g{n}"), 1.0, 2.0)) for n in range(5)
+    ]
+    await asyncio.sleep(0)  # each task has handed its write to the worker
+    writes[0].cancel()  # a cancelled caller does not drop a write already made
+    await store.close()
+    results = await asyncio.gather(*writes, return_exceptions=True)
+    assert isinstance(results[0], asyncio.CancelledError)
+    assert results[1:] == [None] * 4
+
+    store = SqliteStore(path)
+    await store.open()
+    assert await store.race_count() == 5
+    await store.close()
+
+
+async def test_close_twice_and_use_after_close(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "fg.sqlite3")
+    await store.open()
+    await asyncio.gather(store.close(), store.close())
+    await store.close()
+    with pytest.raises(StoreError):
+        await store.race_count()
+    with pytest.raises(StoreError):
+        await store.add_player(ANN)
+    with pytest.raises(StoreError):
+        await store.open()
+    # Closing a store that was never opened is fine too.
+    await SqliteStore(":memory:").close()
+
+
+async def test_use_before_open_and_open_twice() -> None:
+    store = SqliteStore(":memory:")
+    with pytest.raises(StoreError):
+        await store.race_count()
+    await store.open()
+    with pytest.raises(StoreError):
+        await store.open()
+    await store.close()
+
+
+async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "fg.sqlite3"
+    with raw(path) as conn:
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    store = SqliteStore(path)
+    with pytest.raises(StoreError):
+        await store.open()
+    await store.close()
+
+
+# Crash safety
+
+CRASHING = """
+import asyncio, itertools, sys
+from server.identity import Identity
+from server.record import MoveRecord, RaceRecord
+from server.store import SqliteStore
+
+async def main(path, races):
+    store = SqliteStore(path)
+    await store.open()
+    await store.add_player(Identity("p-ann", "Ann", "hash-ann", 1000.0))
+    await store.add_player(Identity("p-bob", "Bob", "hash-bob", 1001.0))
+    for n in itertools.count() if races < 0 else range(races):
+        moves = tuple(MoveRecord(seq, seq % 2, "AS", seq * 0.5) for seq in range(40))
+        players = ("p-ann", "p-bob")
+        record = RaceRecord(f"g{n}", "{}", (n,), players, 0, 1, moves, "win", n % 2, "-", (9, 3))
+        await store.record_race(record, 2000.0 + n, 2030.0 + n)
+        print(f"g{n}", flush=True)
+    print("done", flush=True)
+    await asyncio.Event().wait()  # keep the store open until killed
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+"""
+
+
+async def run_and_kill(path: Path, races: int, lines: int) -> list[str]:
+    """Run CRASHING, read ``lines`` lines from it, then SIGKILL it; return those lines."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        CRASHING,
+        str(path),
+        str(races),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    try:
+        seen = [
+            (await asyncio.wait_for(process.stdout.readline(), timeout=30)).decode().strip()
+            for _ in range(lines)
+        ]
+        os.kill(process.pid, signal.SIGKILL)
+        assert await asyncio.wait_for(process.wait(), timeout=30) == -signal.SIGKILL
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    return seen
+
+
+def assert_intact(path: Path) -> None:
+    with raw(path) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+async def test_sigkill_after_a_race_loses_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "fg.sqlite3"
+    assert await run_and_kill(path, races=1, lines=2) == ["g0", "done"]
+    # Killed with the connection open: the commits are still only in the WAL.
+    assert Path(f"{path}-wal").stat().st_size > 0
+    assert_intact(path)
+
+    store = SqliteStore(path)
+    assert [identity.name for identity in await store.open()] == ["Ann", "Bob"]
+    race = await store.race("g0")
+    assert race is not None
+    assert len(race.moves) == 40
+    stats = await store.player_stats("p-ann")
+    assert stats is not None
+    assert (stats.games, stats.wins) == (1, 1)
+    await store.close()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+async def test_sigkill_mid_write_keeps_every_race_whole(tmp_path: Path) -> None:
+    path = tmp_path / "fg.sqlite3"
+    # Killed while it keeps writing races, most likely in the middle of one.
+    announced = await run_and_kill(path, races=-1, lines=30)
+    assert_intact(path)
+
+    store = SqliteStore(path)
+    await store.open()
+    kept = await store.race_count()
+    assert kept >= len(announced)
+    for game_id in announced:
+        assert await store.race(game_id) is not None
+    # Every race kept was kept whole: its moves and both players' stats.
+    for player_id in ("p-ann", "p-bob"):
+        stats = await store.player_stats(player_id)
+        assert stats is not None
+        assert stats.games == stats.wins + stats.losses == kept
+    last = await store.race(f"g{kept - 1}")
+    assert last is not None
+    assert len(last.moves) == 40
+    await store.close()
