@@ -42,6 +42,7 @@ from .identity import Identity, Registry
 from .limits import RateLimiter, Verdict
 from .lobby import Lobby
 from .outbox import Outbox
+from .timers import RaceTimers
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
@@ -60,7 +61,7 @@ log = logging.getLogger("flowergarden.server")
 class _Conn:
     """One websocket and what the glue knows of it."""
 
-    __slots__ = ("ip", "limiter", "outbox", "player", "ws")
+    __slots__ = ("ip", "limiter", "outbox", "player", "replaced", "ws")
 
     def __init__(self, ws: ServerConnection, send_queue: int) -> None:
         self.ws = ws
@@ -68,6 +69,8 @@ class _Conn:
         self.outbox = Outbox(ws, send_queue)
         self.limiter = RateLimiter()
         self.player: Identity | None = None
+        self.replaced = False
+        """A newer connection took this one's player: it is closing with 4000."""
 
     def send(self, message: ServerMessage) -> None:
         self.outbox.push(encode(message))
@@ -94,9 +97,15 @@ class GameServer:
         self._server: Server | None = None
         self._conns: dict[str, _Conn] = {}
         self._per_ip: dict[str, int] = {}
-        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._timers = RaceTimers(self.lobby.deadline, self._tick, clock)
         self._writes: set[asyncio.Future[None]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._handling = 0
+        """Connection handlers running; ``_idle`` is set when there are none."""
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._closed: asyncio.Future[None] | None = None
+        self._port = 0
 
     # -- life cycle ------------------------------------------------------------
 
@@ -111,30 +120,56 @@ class GameServer:
             compression=None,  # small frames: deflate costs CPU and memory for nothing
             open_timeout=self.settings.hello_timeout,
         )
+        self._port = next(iter(self._server.sockets)).getsockname()[1]
         log.info("listening on %s", self.url)
 
     @property
     def port(self) -> int:
-        assert self._server is not None
-        port: int = next(iter(self._server.sockets)).getsockname()[1]
-        return port
+        """The port the server listens on (chosen by the OS for port 0)."""
+        assert self._server is not None, "the server is not started"
+        return self._port
 
     @property
     def url(self) -> str:
         return f"ws://{self.settings.host}:{self.port}/ws"
 
     async def close(self) -> None:
-        """Close every connection with 1001, let finished races reach the store, close it."""
+        """Shut down; closing again only waits for the first close to end.
+
+        In order: ``/healthz`` answers 503 and new players are refused; every
+        connection is closed with 1001 and its handler has ended; finished
+        races reach the store, which is closed; then the server stops
+        listening. Listening to the end lets health checks see the 503.
+        """
+        if self._closed is None:
+            self._closed = asyncio.ensure_future(self._shut_down())
+        await asyncio.shield(self._closed)
+
+    async def _shut_down(self) -> None:
         self.closing = True
-        if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
-        for timer in self._timers.values():
-            timer.cancel()
+        server = self._server
+        if server is not None:
+            await self._close_connections(server)
+        self._timers.cancel_all()
         if self._writes:
             await asyncio.gather(*self._writes, return_exceptions=True)
         await self.store.close()
+        if server is not None:
+            server.close()
+            await server.wait_closed()
         log.info("closed")
+
+    async def _close_connections(self, server: Server) -> None:
+        # A connection may open while others close (its handshake was accepted
+        # just before closing began): go on until none is open or handled.
+        while True:
+            if sockets := server.connections:
+                closes = (ws.close(1001, "the server is shutting down") for ws in sockets)
+                await asyncio.gather(*closes, return_exceptions=True)
+            elif self._handling:
+                await self._idle.wait()
+            else:
+                return
 
     async def __aenter__(self) -> GameServer:
         await self.start()
@@ -156,6 +191,8 @@ class GameServer:
             return _json_response(status, body)
         if request.path != "/ws":
             return connection.respond(HTTPStatus.NOT_FOUND, "Not found: the websocket is at /ws\n")
+        if self.closing:
+            return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "Shutting down\n")
         if self._per_ip.get(_ip_of(connection), 0) >= self.settings.max_connections_per_ip:
             return connection.respond(HTTPStatus.TOO_MANY_REQUESTS, "Too many connections\n")
         return None
@@ -163,6 +200,16 @@ class GameServer:
     # -- one connection --------------------------------------------------------
 
     async def _handle(self, ws: ServerConnection) -> None:
+        self._handling += 1
+        self._idle.clear()
+        try:
+            await self._serve(ws)
+        finally:
+            self._handling -= 1
+            if not self._handling:
+                self._idle.set()
+
+    async def _serve(self, ws: ServerConnection) -> None:
         conn = _Conn(ws, self.settings.send_queue)
         self._per_ip[conn.ip] = self._per_ip.get(conn.ip, 0) + 1
         hello_timer = asyncio.get_running_loop().call_later(
@@ -177,12 +224,18 @@ class GameServer:
             self._per_ip[conn.ip] -= 1
             if not self._per_ip[conn.ip]:
                 del self._per_ip[conn.ip]
-            await conn.outbox.close()
-            self._gone(conn)
+            who = conn.player.name if conn.player else "replaced" if conn.replaced else "no hello"
+            log.info("connection from %s closed (%s): %s", conn.ip, ws.close_code, who)
+            try:
+                self._gone(conn)  # at once: the opponent hears of it without delay
+            finally:
+                await conn.outbox.close()
 
     async def _read(self, conn: _Conn) -> None:
         ws = conn.ws
         async for frame in ws:
+            if conn.replaced:
+                continue  # frames sent before a newer connection took the player over
             verdict = conn.limiter.admit(self.clock())
             if verdict is Verdict.LIMIT:
                 conn.send(Error(code="rate_limited", message="too many messages; slow down"))
@@ -199,7 +252,7 @@ class GameServer:
             await self._on_frame(conn, frame)
 
     def _hello_timeout(self, conn: _Conn) -> None:
-        if conn.player is None:
+        if conn.player is None and not conn.replaced:
             self._spawn(conn.ws.close(1008, "no hello in time"))
 
     async def _on_frame(self, conn: _Conn, frame: str) -> None:
@@ -249,8 +302,9 @@ class GameServer:
         self._conns[identity.player_id] = conn
         if old is not None:
             old.player = None  # its ending is not this player leaving
+            old.replaced = True
             self._spawn(old.ws.close(4000, "replaced by a newer connection"))
-        log.info("%s is %s (%s)", conn.ip, identity.name, "back" if hello.token else "new")
+        log.debug("%s is %s (%s)", conn.ip, identity.name, "back" if hello.token else "new")
         outputs = self.lobby.connect(identity.player_id, identity.name, self.clock())
         self._deliver(outputs, identity.player_id, None)
         self._schedule_race_of(identity.player_id)
@@ -275,7 +329,6 @@ class GameServer:
         if identity is None or self._conns.get(identity.player_id) is not conn:
             return
         del self._conns[identity.player_id]
-        log.info("%s left (%s)", identity.name, conn.ip)
         now = self.clock()
         self._deliver(self.lobby.disconnect(identity.player_id, now), identity.player_id, None)
         self._schedule_race_of(identity.player_id)
@@ -336,34 +389,13 @@ class GameServer:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    # -- timers ----------------------------------------------------------------
-
     def _schedule_race_of(self, player_id: str) -> None:
         race = self.lobby.race_of(player_id)
         if race is not None:
-            self._schedule(race.game_id)
+            self._timers.schedule(race.game_id)
 
-    def _schedule(self, game_id: str) -> None:
-        """Make sure a timer fires by the race's next deadline (early is harmless)."""
-        deadline = self.lobby.deadline(game_id)
-        timer = self._timers.get(game_id)
-        if deadline is None:
-            if timer is not None:
-                timer.cancel()
-                del self._timers[game_id]
-            return
-        loop = asyncio.get_running_loop()
-        when = loop.time() + max(0.0, deadline - self.clock())
-        if timer is not None and timer.when() <= when and not timer.cancelled():
-            return
-        if timer is not None:
-            timer.cancel()
-        self._timers[game_id] = loop.call_at(when, self._fire, game_id)
-
-    def _fire(self, game_id: str) -> None:
-        self._timers.pop(game_id, None)
+    def _tick(self, game_id: str) -> None:
         self._deliver(self.lobby.tick(game_id, self.clock()), "", None)
-        self._schedule(game_id)
 
 
 def _error(code: str, message: str, request_id: RequestId | None) -> Error:

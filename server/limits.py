@@ -14,6 +14,10 @@ from enum import Enum
 
 __all__ = ["RateLimiter", "Verdict"]
 
+_SLACK = 1e-6
+"""A millionth of a message: the refill's float rounding (``0.02 * 50`` may be
+a hair under 1) must not refuse a client that keeps exactly to the promised rate."""
+
 
 class Verdict(Enum):
     ACCEPT = "accept"
@@ -46,7 +50,7 @@ class RateLimiter:
         self._updated = now
         if self._limited and self._tokens >= self.burst / 2:
             self._limited, self._refused = False, 0
-        if self._tokens >= 1.0:
+        if self._tokens >= 1.0 - _SLACK:
             self._tokens -= 1.0
             return Verdict.ACCEPT
         self._refused += 1

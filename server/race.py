@@ -28,6 +28,7 @@ when one is final and the other player already has strictly more cards.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -236,7 +237,7 @@ class Race:
         player.away = True
         player.away_deadline = now + self.grace
         player.idle_deadline = None
-        away = OpponentAway(game_id=self.game_id, grace_s=round(self.grace))
+        away = OpponentAway(game_id=self.game_id, grace_s=math.ceil(self.grace))
         return [Send((self._seats[1 - seat].info.player_id,), away)]
 
     def come_back(self, seat: int, now: float) -> list[Output]:

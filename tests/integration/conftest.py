@@ -1,0 +1,410 @@
+"""Fixtures for the integration tests: a real server on port 0, real websocket clients.
+
+* ``start_server(**settings)`` runs an in-process :class:`~server.app.GameServer`
+  with an SQLite file in ``tmp_path``; ``server`` is one with default settings.
+* ``connect(server)`` opens a :class:`Client`; ``player(server)`` also says hello.
+* ``race(server)`` brings two players into a race through the quick-match
+  queue (``mirror`` + ``winnable_only`` by default: boards that clear).
+* ``cli_server(db)`` runs ``python -m server --port 0`` as a subprocess.
+
+Nothing here sleeps to wait for something: every wait is an awaited message
+with a timeout, and server-side timers are made short through the settings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import signal
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol import decode_server
+from server.app import GameServer
+from server.config import Settings
+from server.store import SqliteStore
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Awaitable, Callable
+
+REPO = Path(__file__).resolve().parents[2]
+TIMEOUT = 5.0
+"""How long a test waits for one message: far longer than any local round trip."""
+RANKS = "A23456789TJQK"
+WINNABLE = {"deal": "mirror", "winnable_only": True}
+
+_names = itertools.count()
+
+
+def fresh_name(prefix: str = "p") -> str:
+    """A name no other player of the test session has."""
+    return f"{prefix}{os.getpid() % 10000}x{next(_names)}"
+
+
+# -- boards, as dicts off the wire ----------------------------------------------
+
+
+def legal(board: dict[str, Any]) -> list[str]:
+    """Cards playable on this board right now."""
+    available = list(board["bouquet"]) + [bed[-1] for bed in board["beds"] if bed]
+    foundations = board["foundations"]
+    return [c for c in available if foundations[c[1]] == RANKS.index(c[0])]
+
+
+def apply(board: dict[str, Any], card: str) -> dict[str, Any]:
+    """The board after playing ``card`` (assumed legal)."""
+    beds = [list(bed) for bed in board["beds"]]
+    bouquet = [c for c in board["bouquet"] if c != card]
+    for bed in beds:
+        if bed and bed[-1] == card:
+            bed.pop()
+    foundations = dict(board["foundations"])
+    foundations[card[1]] += 1
+    return {
+        **board,
+        "beds": beds,
+        "bouquet": bouquet,
+        "foundations": foundations,
+        "count": sum(foundations.values()),
+    }
+
+
+def buried(board: dict[str, Any]) -> str:
+    """A card on the board that cannot be played now."""
+    playable = set(legal(board))
+    return next(bed[0] for bed in board["beds"] if len(bed) > 1 and bed[0] not in playable)
+
+
+# -- clients --------------------------------------------------------------------
+
+
+class Client:
+    """One websocket client; every frame it receives is checked against the protocol."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.welcome: dict[str, Any] = {}
+
+    @property
+    def token(self) -> str:
+        return str(self.welcome["token"])
+
+    @property
+    def player_id(self) -> str:
+        return str(self.welcome["player_id"])
+
+    @property
+    def name(self) -> str:
+        return str(self.welcome["name"])
+
+    async def hello(self, name: str | None = None, **fields: Any) -> dict[str, Any]:
+        """Say hello and expect ``welcome``."""
+        await self.send(type="hello", name=name or fresh_name(), **fields)
+        self.welcome = await self.recv("welcome")
+        return self.welcome
+
+    async def send(self, **fields: Any) -> None:
+        await self.ws.send(json.dumps(fields))
+
+    async def send_raw(self, frame: str | bytes) -> None:
+        await self.ws.send(frame)
+
+    async def recv(self, *types: str) -> dict[str, Any]:
+        """The next message, which must be valid and of one of ``types`` (if any)."""
+        frame = await asyncio.wait_for(self.ws.recv(), TIMEOUT)
+        assert isinstance(frame, str), f"a binary frame from the server: {frame!r}"
+        decode_server(frame)  # raises if the server sent something PROTOCOL.md does not allow
+        message: dict[str, Any] = json.loads(frame)
+        if types:
+            assert message["type"] in types, f"expected {types}, got {message}"
+        return message
+
+    async def error(self, code: str, **fields: Any) -> dict[str, Any]:
+        """The next message must be an ``error`` with this code (and these fields)."""
+        message = await self.recv("error")
+        assert message["code"] == code, message
+        for key, value in fields.items():
+            assert message.get(key) == value, (key, message)
+        return message
+
+    async def until(self, *types: str) -> list[dict[str, Any]]:
+        """Every message up to and including the first of one of ``types``."""
+        seen = []
+        while True:
+            message = await self.recv()
+            seen.append(message)
+            if message["type"] in types:
+                return seen
+
+    async def expect_close(self, code: int | None) -> list[dict[str, Any]]:
+        """Read until the server closes with ``code`` (None: drops the connection, no
+        close frame); the messages before the close."""
+        seen = []
+        try:
+            while True:
+                seen.append(await self.recv())
+        except ConnectionClosed as closed:
+            if code is None:
+                assert closed.rcvd is None, f"closed with a close frame: {closed}"
+            else:
+                assert closed.rcvd is not None, f"closed without a close frame: {closed}"
+                assert closed.rcvd.code == code, f"closed with {closed.rcvd.code}, not {code}"
+        return seen
+
+    async def quiet(self) -> None:
+        """Assert that nothing is waiting: a round trip with ``lobby`` gets its reply first."""
+        await self.send(type="lobby", id="quiet")
+        message = await self.recv()
+        assert message["type"] == "lobby", f"unexpected {message}"
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+@dataclass
+class Race:
+    """Two players in a race, as their ``game_start`` messages show it."""
+
+    a: Client
+    b: Client
+    start_a: dict[str, Any]
+    start_b: dict[str, Any]
+
+    @property
+    def game_id(self) -> str:
+        return str(self.start_a["game_id"])
+
+    @property
+    def seat_a(self) -> int:
+        return int(self.start_a["seat"])
+
+    @property
+    def seat_b(self) -> int:
+        return int(self.start_b["seat"])
+
+    def board_a(self) -> dict[str, Any]:
+        return dict(self.start_a["boards"][self.seat_a])
+
+    def board_b(self) -> dict[str, Any]:
+        return dict(self.start_b["boards"][self.seat_b])
+
+
+async def play_out(
+    client: Client, board: dict[str, Any], limit: int = 52
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Play up to ``limit`` legal cards one at a time; the board after and the ``played`` acks."""
+    acks = []
+    while legal(board) and len(acks) < limit:
+        card = legal(board)[0]
+        await client.send(type="play", card=card)
+        ack = await client.recv("played")
+        assert ack["card"] == card, ack
+        acks.append(ack)
+        board = apply(board, card)
+    return board, acks
+
+
+# -- the in-process server ------------------------------------------------------
+
+
+@dataclass
+class Servers:
+    tmp_path: Path
+    stack: contextlib.AsyncExitStack
+    clients: list[Client] = field(default_factory=list)
+
+    async def start(self, store: Any = None, clock: Any = None, **settings: Any) -> GameServer:
+        db = settings.pop("db", str(self.tmp_path / "db.sqlite3"))
+        config = Settings(host="127.0.0.1", port=0, db=db, **settings)
+        extra = {} if clock is None else {"clock": clock}
+        server = GameServer(config, store if store is not None else SqliteStore(db), **extra)
+        return await self.stack.enter_async_context(server)
+
+    async def connect(self, where: GameServer | str) -> Client:
+        url = where if isinstance(where, str) else where.url
+        # max_queue=None: a test may leave messages unread, and a client that
+        # stops reading cannot see the server's close frame when it closes.
+        ws = await ws_connect(url, proxy=None, open_timeout=TIMEOUT, max_queue=None)
+        client = Client(ws)
+        self.clients.append(client)
+        return client
+
+
+@pytest.fixture
+async def servers(tmp_path: Path) -> AsyncIterator[Servers]:
+    async with contextlib.AsyncExitStack() as stack:
+        servers = Servers(tmp_path, stack)
+        yield servers
+        for client in servers.clients:
+            await client.ws.close()
+
+
+@pytest.fixture
+def start_server(servers: Servers) -> Callable[..., Awaitable[GameServer]]:
+    """``await start_server(grace=0.3, ...)``: a server with these settings."""
+    return servers.start
+
+
+@pytest.fixture
+async def server(servers: Servers) -> GameServer:
+    return await servers.start()
+
+
+@pytest.fixture
+def connect(servers: Servers) -> Callable[[GameServer | str], Awaitable[Client]]:
+    """``await connect(server)``: a connected client that has not said hello."""
+    return servers.connect
+
+
+@pytest.fixture
+def player(servers: Servers) -> Callable[..., Awaitable[Client]]:
+    """``await player(server, name=None)``: a client that has been welcomed."""
+
+    async def make(where: GameServer | str, name: str | None = None, **fields: Any) -> Client:
+        client = await servers.connect(where)
+        await client.hello(name, **fields)
+        return client
+
+    return make
+
+
+@pytest.fixture
+def race(player: Callable[..., Awaitable[Client]]) -> Callable[..., Awaitable[Race]]:
+    """``await race(server, rules=WINNABLE)``: two new players racing (``a`` sought first)."""
+
+    async def make(where: GameServer | str, rules: dict[str, Any] | None = None) -> Race:
+        rules = WINNABLE if rules is None else rules
+        a, b = await player(where), await player(where)
+        return await seek_pair(a, b, rules)
+
+    return make
+
+
+async def seek_pair(a: Client, b: Client, rules: dict[str, Any]) -> Race:
+    """Both seek with ``rules``; ``a`` is queued first, so takes seat 0."""
+    await a.send(type="seek", rules=rules)
+    await a.recv("seeking")
+    await b.send(type="seek", rules=rules, id="b-seek")
+    seeking = await b.recv("seeking")
+    assert seeking["id"] == "b-seek"
+    start_b = await b.recv("game_start")
+    start_a = await a.recv("game_start")
+    assert "id" not in start_b
+    return Race(a, b, start_a, start_b)
+
+
+# -- the CLI server ---------------------------------------------------------------
+
+
+@dataclass
+class CliServer:
+    process: asyncio.subprocess.Process
+    url: str
+    log: list[str]
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1].split("/")[0])
+
+    async def stop(self, sig: int = signal.SIGTERM) -> int:
+        """Send ``sig``; the exit code."""
+        self.process.send_signal(sig)
+        return await asyncio.wait_for(self.process.wait(), 15)
+
+
+async def _drain(stream: asyncio.StreamReader, log: list[str]) -> None:
+    """Keep reading the server's log, so that it never blocks on a full pipe."""
+    while line := await stream.readline():
+        log.append(line.decode(errors="replace").rstrip())
+
+
+@pytest.fixture
+async def cli_server() -> AsyncIterator[Callable[..., Awaitable[CliServer]]]:
+    """``await cli_server(db, *flags)``: ``python -m server --port 0 --db DB`` in a subprocess."""
+    running: list[tuple[CliServer, asyncio.Task[None]]] = []
+
+    async def start(db: Path | str, *flags: str, env: dict[str, str] | None = None) -> CliServer:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            *("-m", "server", "--port", "0", "--db", str(db), *flags),
+            cwd=REPO,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+            env={**os.environ, **(env or {})},
+        )
+        assert process.stderr is not None
+        log: list[str] = []
+        try:
+            url = await asyncio.wait_for(_listening(process.stderr, log), 20)
+        except BaseException:
+            process.kill()
+            await process.wait()
+            raise
+        drain = asyncio.create_task(_drain(process.stderr, log))
+        cli = CliServer(process, url, log)
+        running.append((cli, drain))
+        return cli
+
+    yield start
+    for cli, drain in running:
+        if cli.process.returncode is None:
+            cli.process.kill()
+            await cli.process.wait()
+        await asyncio.wait_for(drain, 5)
+
+
+async def _listening(stream: asyncio.StreamReader, log: list[str]) -> str:
+    marker = "listening on "
+    while line := (await stream.readline()).decode(errors="replace"):
+        log.append(line.rstrip())
+        if marker in line:
+            return line.split(marker, 1)[1].split()[0]
+    raise AssertionError("the server exited before listening:\n" + "\n".join(log))
+
+
+# -- plain HTTP -------------------------------------------------------------------
+
+
+async def http_get(port: int, path: str) -> tuple[int, bytes]:
+    """``GET path`` on 127.0.0.1:port: the status code and the body."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
+        lines = head.decode().split("\r\n")
+        status = int(lines[0].split()[1])
+        headers = dict(line.split(": ", 1) for line in lines[1:] if line)
+        length = int(headers.get("Content-Length", "0"))
+        body = await asyncio.wait_for(reader.readexactly(length), TIMEOUT)
+        return status, body
+    finally:
+        writer.close()
+        with contextlib.suppress(ConnectionError):
+            await writer.wait_closed()
+
+
+async def lobby_until(
+    client: Client, check: Callable[[dict[str, Any]], bool], timeout: float = TIMEOUT
+) -> dict[str, Any]:
+    """Ask for lobby snapshots until one passes ``check``.
+
+    For what no message announces (another client's connection going away):
+    each round trip awaits the server, nothing sleeps.
+    """
+    async with asyncio.timeout(timeout):
+        while True:
+            await client.send(type="lobby")
+            snapshot = await client.recv("lobby")
+            if check(snapshot):
+                return snapshot

@@ -1,0 +1,33 @@
+"""The integration tests expect every error code and every server message somewhere.
+
+A static check over this folder's sources, so that a code or a message added to
+the protocol without an integration test fails here, by name.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from protocol import ERROR_CODES, ServerMessage
+
+HERE = Path(__file__).parent
+SOURCES = "\n".join(
+    path.read_text() for path in sorted(HERE.glob("*.py")) if path.name != Path(__file__).name
+)
+SERVER_TYPES = [
+    model.model_fields["type"].default for model in get_args(get_args(ServerMessage)[0])
+]
+
+
+@pytest.mark.parametrize("code", ERROR_CODES)
+def test_every_error_code_is_expected_somewhere(code):
+    assert re.search(rf'(error|"code"\]) ?\(?(==)? ?"{code}"', SOURCES), code
+
+
+@pytest.mark.parametrize("kind", SERVER_TYPES)
+def test_every_server_message_is_received_somewhere(kind):
+    assert re.search(rf'(recv|until)\([^)]*"{kind}"|"type": "{kind}"', SOURCES), kind

@@ -1,0 +1,80 @@
+"""The registry: names, tokens, and a token kept only as its hash."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from server.events import Refused
+from server.identity import Identity, Registry, hash_token
+
+TOKEN = "t" * 43
+
+
+def refusal(registry: Registry, name: str) -> str:
+    with pytest.raises(Refused) as refused:
+        registry.create("p-new", name, "another-token", 0.0)
+    return refused.value.code
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["", "a" * 21, "Ann Lee", " Ann", "Ann\n", "Zoë", "名前", "a.b", "a@b", "Ann!"],
+    ids=repr,
+)
+def test_a_bad_name_is_bad_name(name: str) -> None:
+    registry = Registry()
+    assert refusal(registry, name) == "bad_name"
+    assert len(registry) == 0
+
+
+@pytest.mark.parametrize("name", ["a", "a" * 20, "Ann_Lee-2", "007", "-_-"])
+def test_a_good_name_is_accepted(name: str) -> None:
+    identity = Registry().create("p-1", name, TOKEN, 5.0)
+    assert (identity.player_id, identity.name, identity.created) == ("p-1", name, 5.0)
+
+
+@pytest.mark.parametrize("again", ["Ann", "ann", "ANN", "aNn"])
+def test_a_name_is_taken_ignoring_case(again: str) -> None:
+    registry = Registry()
+    registry.create("p-1", "Ann", TOKEN, 0.0)
+    assert refusal(registry, again) == "name_taken"
+    assert len(registry) == 1
+
+
+def test_a_token_names_its_player() -> None:
+    registry = Registry()
+    identity = registry.create("p-1", "Ann", TOKEN, 0.0)
+    assert registry.by_token(TOKEN) == identity
+
+
+@pytest.mark.parametrize("token", ["wrong", "", TOKEN.upper(), TOKEN + "x"])
+def test_a_wrong_token_is_bad_token(token: str) -> None:
+    registry = Registry()
+    registry.create("p-1", "Ann", TOKEN, 0.0)
+    with pytest.raises(Refused) as refused:
+        registry.by_token(token)
+    assert refused.value.code == "bad_token"
+
+
+def test_a_token_is_kept_only_as_its_hash() -> None:
+    identity = Registry().create("p-1", "Ann", TOKEN, 0.0)
+    assert identity.token_hash == hash_token(TOKEN) == hashlib.sha256(TOKEN.encode()).hexdigest()
+    assert TOKEN not in repr(identity)
+
+
+def test_a_registry_loaded_from_the_store_knows_names_and_tokens() -> None:
+    ann = Identity("p-1", "Ann", hash_token(TOKEN), 0.0)
+    registry = Registry([ann])
+    assert registry.by_token(TOKEN) == ann
+    assert refusal(registry, "ANN") == "name_taken"
+
+
+def test_a_discarded_player_frees_their_name_and_token() -> None:
+    registry = Registry()
+    registry.create("p-1", "Ann", TOKEN, 0.0)
+    registry.discard("p-1")
+    with pytest.raises(Refused):
+        registry.by_token(TOKEN)
+    assert registry.create("p-2", "ann", TOKEN, 0.0).player_id == "p-2"

@@ -1,0 +1,60 @@
+"""The rate limiter: a burst of 200 and 50 a second are never limited; floods are closed."""
+
+from __future__ import annotations
+
+from server.limits import RateLimiter, Verdict
+
+ACCEPT, LIMIT, DROP, CLOSE = Verdict.ACCEPT, Verdict.LIMIT, Verdict.DROP, Verdict.CLOSE
+
+
+def burst(limiter: RateLimiter, count: int, now: float) -> list[Verdict]:
+    return [limiter.admit(now) for _ in range(count)]
+
+
+def test_a_burst_of_200_is_accepted() -> None:
+    assert burst(RateLimiter(), 200, 0.0) == [ACCEPT] * 200
+
+
+def test_beyond_the_burst_one_limit_then_drops_then_close() -> None:
+    limiter = RateLimiter()
+    burst(limiter, 200, 0.0)
+    assert limiter.admit(0.0) is LIMIT
+    assert burst(limiter, limiter.patience, 0.0) == [DROP] * (limiter.patience - 1) + [CLOSE]
+
+
+def test_50_a_second_sustained_is_never_limited() -> None:
+    limiter = RateLimiter()
+    assert {limiter.admit(i / 50) for i in range(50 * 600)} == {ACCEPT}
+
+
+def test_a_full_burst_then_50_a_second_is_never_limited() -> None:
+    limiter = RateLimiter()
+    verdicts = burst(limiter, 200, 0.0)
+    now = 0.0
+    for _ in range(50 * 600):  # ten minutes, the clock summed as a client's would be
+        now += 0.02
+        verdicts.append(limiter.admit(now))
+    assert set(verdicts) == {ACCEPT}
+
+
+def test_a_refused_message_does_not_count_against_the_client() -> None:
+    limiter = RateLimiter()
+    burst(limiter, 200, 0.0)
+    burst(limiter, 10, 0.0)  # refused
+    assert limiter.admit(0.02) is ACCEPT
+
+
+def test_an_episode_goes_on_until_half_the_burst_has_refilled() -> None:
+    limiter = RateLimiter()
+    burst(limiter, 201, 0.0)  # the last one is told
+    assert limiter.admit(1.0) is ACCEPT  # 50 back: allowed, but still in the episode
+    burst(limiter, 49, 1.0)
+    assert limiter.admit(1.0) is DROP
+
+
+def test_an_episode_ends_after_slowing_down() -> None:
+    limiter = RateLimiter()
+    burst(limiter, 250, 0.0)  # one LIMIT, 49 DROP
+    assert burst(limiter, 100, 2.0) == [ACCEPT] * 100  # half the burst is back
+    assert limiter.admit(2.0) is LIMIT  # a new episode: told again
+    assert burst(limiter, limiter.patience, 2.0)[-1] is CLOSE  # with the full patience
