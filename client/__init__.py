@@ -1,4 +1,14 @@
-"""The terminal client: race from a terminal, or practise offline."""
+"""The terminal client: race from a terminal, or practise alone on the engine.
+
+- :mod:`client.state`: the plain client-state model; server messages go in,
+  the screens read it out. No Textual, no sockets.
+- :mod:`client.keys`, :mod:`client.cards`, :mod:`client.render`: pure helpers
+  (one-key labels, card faces, board drawings).
+- :mod:`client.net`: the websocket worker; :mod:`client.practice`: the offline
+  stand-in for it; :mod:`client.tokens`: the per-server token file.
+- :mod:`client.app` and :mod:`client.screens`: the Textual app;
+  :mod:`client.cli`: the ``flowergarden`` command line.
+"""
 
 from __future__ import annotations
 

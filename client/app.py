@@ -1,0 +1,241 @@
+"""The Textual app: owns the client state, the backend (server or practice) and the screens.
+
+Attributes down, messages up: the app alone changes :attr:`FlowerGardenApp.state`
+(from :class:`~client.net.ServerEvent`, :class:`~client.net.LinkChanged` and the
+screens' :class:`~client.messages.Command` and :class:`~client.messages.Notice`)
+and then calls :meth:`sync`, which puts the right screen on top and has every
+screen draw the state again. The websocket lives in one worker
+(:meth:`~client.net.Connection.run`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, ClassVar, Protocol
+
+from textual.app import App
+
+from protocol import (
+    Cancel,
+    CreateRoom,
+    JoinRoom,
+    Lobby,
+    LobbySnapshot,
+    Play,
+    Seek,
+    Welcome,
+)
+
+from .keys import Refusal, resolve_key, resolve_prompt
+from .net import Connection, LinkChanged, NameRefused, ServerEvent
+from .practice import Dealt, Practice
+from .screens import LobbyScreen, NameScreen, RaceScreen, StateScreen
+from .state import ClientState, outcome_words
+from .tokens import TokenStore
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from engine import Board, Card
+    from protocol import ClientMessage
+
+    from .messages import BackToLobby, CardKey, CardTyped, Command, Notice
+    from .options import Options
+
+__all__ = ["Backend", "FlowerGardenApp"]
+
+LOBBY_POLL = 3.0
+"""Seconds between lobby snapshots while the lobby is on screen (the server pushes none)."""
+
+
+class Backend(Protocol):
+    """What the app sends through: :class:`~client.net.Connection` or :class:`Practice`."""
+
+    def send(self, message: ClientMessage) -> bool: ...
+
+    def resync(self) -> None: ...
+
+
+class FlowerGardenApp(App[int]):
+    """``flowergarden``: race from the terminal, or practise alone."""
+
+    TITLE = "Flower Garden"
+    ENABLE_COMMAND_PALETTE = False
+    CSS: ClassVar[str] = "Screen { background: $background; }"
+
+    def __init__(
+        self,
+        options: Options,
+        *,
+        tokens: TokenStore | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__()
+        self.options = options
+        self.tokens = tokens if tokens is not None else TokenStore()
+        self.clock = clock
+        self.state = ClientState(options.server, options.name or "", ascii=options.ascii)
+        self.backend: Backend | None = None
+        self.connection: Connection | None = None
+        self._start = self._first_action(options)
+        self._welcomed = False
+        self._polled = 0.0
+
+    # -- start -----------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.set_interval(0.5, self._tick)
+        if self.options.practice:
+            practice = Practice(
+                self.post_message,
+                seed=self.options.seed,
+                winnable_only=self.options.rules.winnable_only,
+                redeals=self.options.rules.redeals,
+            )
+            self.backend = practice
+            self.state.name = self.options.name or "you"
+            practice.start()
+            return
+        self.push_screen(LobbyScreen(self.state, self.clock, self.options.rules))
+        name = self.options.name
+        if name is None and self.tokens.get(self.options.server) is None:
+            self.push_screen(NameScreen(), self._connect)
+        else:
+            self._connect(name)
+
+    def _connect(self, name: str | None) -> None:
+        self.connection = Connection(self.options.server, name, self.tokens, self.post_message)
+        self.backend = self.connection
+        self.run_worker(self.connection.run(), name="net", group="net", exclusive=True)
+
+    @staticmethod
+    def _first_action(options: Options) -> ClientMessage | None:
+        if options.action == "seek":
+            return Seek(rules=options.rules)
+        if options.action == "create_room":
+            return CreateRoom(rules=options.rules, public=options.public)
+        if options.action == "join_room":
+            return JoinRoom(code=options.room.upper())
+        return None
+
+    # -- messages up -----------------------------------------------------------
+
+    def on_server_event(self, event: ServerEvent) -> None:
+        message = event.message
+        if isinstance(message, Welcome):
+            self._on_welcome()
+        if self.state.apply(message, self.clock()) and self.backend is not None:
+            self.backend.resync()
+        if isinstance(message, LobbySnapshot) and self._start is not None:
+            # After the snapshot, so that a resumed race (game_state comes first) wins.
+            start, self._start = self._start, None
+            race = self.state.race
+            if race is not None and race.over is not None:
+                # A race that ended while we were away: say how, then do as asked.
+                headline, reason = outcome_words(race.over, race.seat, race.players)
+                self.state.leave_race()
+                self.state.note(f"your last race: {headline.lower()}, {reason}")
+            if self.state.race is None:
+                self.send(start)
+        self.sync()
+
+    def _on_welcome(self) -> None:
+        waiting = self.state.waiting
+        if self._welcomed and waiting is not None:
+            # The server forgot our seek or room with the old connection: ask again.
+            self.state.waiting = None
+            if waiting.kind == "seeking":
+                self._start = Seek(rules=waiting.rules)
+            else:
+                self._start = CreateRoom(rules=waiting.rules, public=self.options.public)
+                self.state.note("the connection dropped: your room has a new code")
+        self._welcomed = True
+        self.send(Lobby())
+
+    def on_link_changed(self, event: LinkChanged) -> None:
+        retry_at = None if event.delay is None else self.clock() + event.delay
+        self.state.set_link(event.link, event.attempt, retry_at)
+        self.sync()
+
+    def on_name_refused(self, event: NameRefused) -> None:
+        self.push_screen(NameScreen(event.reason), self._connect)
+
+    def on_dealt(self, event: Dealt) -> None:
+        self.state.begin_practice(event.board, event.rules, self.clock())
+        self.sync()
+
+    def on_command(self, event: Command) -> None:
+        self.send(event.message)
+        self.sync()
+
+    def on_card_key(self, event: CardKey) -> None:
+        def resolve(board: Board) -> Card | Refusal | None:
+            assert self.state.race is not None
+            return resolve_key(event.key, board, self.state.race.labels, ascii=self.state.ascii)
+
+        self._play(resolve)
+
+    def on_card_typed(self, event: CardTyped) -> None:
+        self._play(lambda board: resolve_prompt(event.text, board, ascii=self.state.ascii))
+
+    def _play(self, resolve: Callable[[Board], Card | Refusal | None]) -> None:
+        """Play what a key or the prompt names, or say at once why not (no round trip)."""
+        race = self.state.race
+        if race is None:
+            return
+        found = resolve(race.projected()) if race.can_play else Refusal(race.why_not_playing())
+        if isinstance(found, Refusal):
+            self.state.note(found.reason, error=True)
+        elif found is not None:
+            self.state.note("")
+            self.send(Play(card=str(found)))
+        self.sync()
+
+    def on_notice(self, event: Notice) -> None:
+        self.state.note(event.text, error=event.error)
+        self.sync()
+
+    def on_back_to_lobby(self, event: BackToLobby) -> None:
+        race = self.state.race
+        if race is not None and race.seat is None:
+            self.send(Cancel())  # stop watching
+        self.state.leave_race()
+        self.send(Lobby())
+        self.sync()
+
+    def send(self, message: ClientMessage) -> bool:
+        """Send through the backend; a line that is down is said so at once."""
+        if self.backend is None or not self.backend.send(message):
+            self.state.note("not connected: nothing was sent", error=True)
+            return False
+        self.state.sending(message)
+        return True
+
+    # -- attributes down -------------------------------------------------------
+
+    def sync(self) -> None:
+        """Put the screen that fits the state on top, and have every screen draw it."""
+        racing = self.state.race is not None
+        on_race = any(isinstance(screen, RaceScreen) for screen in self.screen_stack)
+        if racing and not on_race:
+            while not isinstance(self.screen, LobbyScreen) and len(self.screen_stack) > 1:
+                self.pop_screen()  # forms over the lobby are moot once a race starts
+            self.push_screen(RaceScreen(self.state, self.clock))
+        elif not racing and on_race and not self.options.practice:
+            while not isinstance(self.screen, LobbyScreen) and len(self.screen_stack) > 1:
+                self.pop_screen()
+        now = self.clock()
+        for screen in self.screen_stack:
+            if isinstance(screen, StateScreen):
+                screen.redraw(now)
+
+    def _tick(self) -> None:
+        now = self.clock()
+        if (
+            self.state.race is None
+            and self.state.link == "online"
+            and now - self._polled >= LOBBY_POLL
+        ):
+            self._polled = now
+            self.send(Lobby())
+        self.sync()

@@ -1,0 +1,151 @@
+"""``flowergarden``: the command line of the terminal client.
+
+``flowergarden [--server URL] [--name NAME] [--seek | --create-room | --room CODE] [rules]``
+races on a server; ``flowergarden practice [--seed N] [--winnable-only]`` plays alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import locale
+import sys
+from typing import TYPE_CHECKING, Literal
+
+from protocol import Rules
+
+from .cards import glyphs_supported
+from .options import DEFAULT_SERVER, Options
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["main", "parse_args"]
+
+
+def _add_display(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ascii",
+        action="store_true",
+        help="suit letters S H D C instead of ♠ ♥ ♦ ♣ (automatic when the terminal is not UTF-8)",
+    )
+
+
+def _add_rules(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("rules (for --seek and --create-room)")
+    group.add_argument(
+        "--deal",
+        choices=("independent", "mirror"),
+        default="independent",
+        help="independent: each player gets their own layout; mirror: both get the same one",
+    )
+    group.add_argument(
+        "--winnable-only", action="store_true", help="deal only layouts that can be cleared"
+    )
+    group.add_argument(
+        "--redeals",
+        type=int,
+        choices=(0, 1),
+        default=0,
+        help="1 allows one redeal of the cards left when stuck (default 0)",
+    )
+    group.add_argument(
+        "--tiebreak",
+        choices=("draw", "first"),
+        default="draw",
+        help="equal final counts: draw, or first: won by who reached the count first",
+    )
+    group.add_argument(
+        "--time-limit",
+        type=int,
+        metavar="SECONDS",
+        help="a game clock of 30 to 3600 seconds (default: none)",
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="flowergarden",
+        description="Race a friend at the solitaire Flower Garden, from the terminal.",
+        epilog="Keys: ? in the app. Practice alone: flowergarden practice --help.",
+    )
+    parser.add_argument(
+        "--server",
+        default=DEFAULT_SERVER,
+        metavar="URL",
+        help=f"the race server's websocket URL (default: {DEFAULT_SERVER})",
+    )
+    parser.add_argument(
+        "--name",
+        help="your name, 1-20 letters, digits, _ or - (default: the last name used on that server)",
+    )
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--seek", action="store_true", help="start straight into a quick match")
+    start.add_argument(
+        "--create-room", action="store_true", help="start by opening a room and showing its code"
+    )
+    start.add_argument("--room", metavar="CODE", help="start by joining the room with this code")
+    parser.add_argument(
+        "--public", action="store_true", help="with --create-room: list the room in the lobby"
+    )
+    _add_rules(parser)
+    _add_display(parser)
+    commands = parser.add_subparsers(dest="command", metavar="{practice}")
+    practice = commands.add_parser(
+        "practice", help="a game alone on this machine, no server", description="Practise alone."
+    )
+    practice.add_argument("--seed", type=int, help="deal this layout again (default: random)")
+    practice.add_argument(
+        "--winnable-only", action="store_true", help="deal a layout that can be cleared"
+    )
+    practice.add_argument(
+        "--redeals", type=int, choices=(0, 1), default=0, help="1 allows one redeal when stuck"
+    )
+    practice.add_argument("--name", help="your name on the screen (default: you)")
+    _add_display(practice)
+    return parser
+
+
+def parse_args(argv: Sequence[str] | None = None, *, encoding: str | None = None) -> Options:
+    """Options from ``argv``; ``encoding`` is the terminal's, to decide on ASCII suits."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    ascii = args.ascii or not glyphs_supported(encoding)
+    if args.command == "practice":
+        rules = Rules(winnable_only=args.winnable_only, redeals=args.redeals)
+        return Options(name=args.name, rules=rules, ascii=ascii, practice=True, seed=args.seed)
+    limit = args.time_limit
+    if limit is not None and not 30 <= limit <= 3600:
+        parser.error("--time-limit must be 30 to 3600 seconds")
+    rules = Rules(
+        deal=args.deal,
+        winnable_only=args.winnable_only,
+        redeals=args.redeals,
+        tiebreak=args.tiebreak,
+        time_limit_s=limit,
+    )
+    action: Literal["seek", "create_room", "join_room"] | None = None
+    if args.seek:
+        action = "seek"
+    elif args.create_room:
+        action = "create_room"
+    elif args.room:
+        action = "join_room"
+    return Options(
+        server=args.server,
+        name=args.name,
+        action=action,
+        room=args.room or "",
+        rules=rules,
+        public=args.public,
+        ascii=ascii,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The console script ``flowergarden``; returns the exit code."""
+    encoding = sys.stdout.encoding or locale.getpreferredencoding(False)
+    options = parse_args(argv, encoding=encoding)
+    from .app import FlowerGardenApp  # Textual loads only once the arguments are good
+
+    result = FlowerGardenApp(options).run()
+    return 0 if result is None else result

@@ -1,0 +1,112 @@
+"""One-key labels for the playable cards, and what a key or a typed card means.
+
+Beds take the digits ``1``-``6`` (the bed's front card). Bouquet cards take
+letters, and a card keeps its letter until it is played: labels that moved
+each time a neighbour left would turn a racer's muscle memory into misplays.
+The keys after ``p`` are the command keys (see :data:`COMMAND_KEYS`).
+
+Everything here is pure: it reads an :class:`engine.Board` and never sends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine import BOUQUET, Card, MalformedCard, parse_lenient
+
+from .cards import card_name
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from engine import Board
+
+__all__ = [
+    "BED_KEYS",
+    "BOUQUET_KEYS",
+    "COMMAND_KEYS",
+    "Refusal",
+    "assign_labels",
+    "resolve_key",
+    "resolve_prompt",
+    "why_illegal",
+]
+
+BED_KEYS = ("1", "2", "3", "4", "5", "6")
+BOUQUET_KEYS = tuple("abcdefghijklmnop")
+"""Sixteen letters in a row, one per bouquet card at most; q, r and x are commands."""
+COMMAND_KEYS = {
+    "r": "redeal while racing, rematch after the race",
+    "x": "resign",
+    "q": "quit",
+    "escape": "back to the lobby, after the race",
+    "/": "card prompt",
+    "?": "help",
+}
+assert not set(COMMAND_KEYS) & set(BOUQUET_KEYS)
+assert len(BOUQUET_KEYS) == 16
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a key or a typed card plays nothing, in words for the player."""
+
+    reason: str
+
+
+def assign_labels(previous: Mapping[Card, str], bouquet: Sequence[Card]) -> dict[Card, str]:
+    """Labels for ``bouquet``: each card keeps its old letter; new cards get the first free ones."""
+    labels = {card: previous[card] for card in bouquet if card in previous}
+    free = iter(key for key in BOUQUET_KEYS if key not in labels.values())
+    for card in bouquet:
+        if card not in labels:
+            labels[card] = next(free)
+    return labels
+
+
+def resolve_key(
+    key: str, board: Board, labels: Mapping[Card, str], *, ascii: bool = False
+) -> Card | Refusal | None:
+    """The card ``key`` plays, a :class:`Refusal`, or None if ``key`` is no card key."""
+    if key in BED_KEYS:
+        bed = board.beds[BED_KEYS.index(key)]
+        if not bed:
+            return Refusal(f"bed {key} is empty")
+        card: Card = bed[-1]
+    elif key in BOUQUET_KEYS:
+        found = [card for card, label in labels.items() if label == key]
+        if not found or found[0] not in board.bouquet:
+            return Refusal(f"no bouquet card is labelled {key}")
+        card = found[0]
+    else:
+        return None
+    reason = why_illegal(board, card, ascii=ascii)
+    return card if reason is None else Refusal(reason)
+
+
+def resolve_prompt(text: str, board: Board, *, ascii: bool = False) -> Card | Refusal:
+    """The card typed at the prompt (``qh``, ``10h``, ``th``), if it may be played now."""
+    try:
+        card = parse_lenient(text)
+    except MalformedCard:
+        return Refusal(f"{text.strip()!r} is not a card: try qh, 10h or th")
+    reason = why_illegal(board, card, ascii=ascii)
+    return card if reason is None else Refusal(reason)
+
+
+def why_illegal(board: Board, card: Card, *, ascii: bool = False) -> str | None:
+    """None if ``card`` may be played now, else the reason in words."""
+    name = card_name(card, ascii=ascii)
+    top = board.foundations[card.suit]
+    if top >= card.rank:
+        return f"{name} is already on its foundation"
+    where = board.where[card]
+    if where != BOUQUET and board.beds[where][-1] != card:
+        above = len(board.beds[where]) - 1 - board.level[card]
+        cards = "card" if above == 1 else "cards"
+        return f"{name} is under {above} {cards} in bed {where + 1}"
+    if top < card.rank - 1:
+        needed = Card.of(top + 1, card.suit)
+        return f"{name} must wait: {card_name(needed, ascii=ascii)} goes up first"
+    return None

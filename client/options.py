@@ -1,0 +1,26 @@
+"""What the command line asks of the app: where to connect, as whom, and what to do first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from protocol import Rules
+
+__all__ = ["DEFAULT_SERVER", "Options"]
+
+DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    server: str = DEFAULT_SERVER
+    name: str | None = None
+    action: Literal["seek", "create_room", "join_room"] | None = None
+    """Start straight into quick match, a new room, or the room ``room``."""
+    room: str = ""
+    rules: Rules = field(default_factory=Rules)
+    public: bool = False
+    ascii: bool = False
+    practice: bool = False
+    seed: int | None = None

@@ -1,0 +1,216 @@
+"""Drawings of the state as Rich text: boards, the top bar, the result, the room code.
+
+Pure functions of the state and a width, so that widgets stay thin (they only
+call these in ``render``) and a resize simply draws again at the new width.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from engine import Card
+
+from .cards import CARD_WIDTH, card_text, suit_mark
+from .keys import BED_KEYS
+from .state import RACING, outcome_words
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from protocol import Rules
+
+    from .state import ClientState, RaceView
+
+__all__ = [
+    "STATUS_WORDS",
+    "clock_text",
+    "render_board",
+    "render_code",
+    "render_result",
+    "render_topbar",
+    "rules_words",
+]
+
+STATUS_WORDS = {
+    "playing": "",
+    "stuck": "stuck: r redeals",
+    "stalled": "no more plays",
+    "cleared": "cleared!",
+    "timed_out": "timed out",
+    "resigned": "resigned",
+    "abandoned": "left the race",
+}
+_LEGAL = "bold #101010 on #e5c07b"
+_WAITING = "#9a9a9a"
+_DIM = "#7a7a7a"
+
+
+def rules_words(rules: Rules) -> str:
+    """``mirror · winnable · 1 redeal · tiebreak first · 5:00``: only what differs from classic."""
+    words: list[str] = [rules.deal]
+    if rules.winnable_only:
+        words.append("winnable")
+    if rules.redeals:
+        words.append("1 redeal")
+    if rules.tiebreak == "first":
+        words.append("tiebreak first")
+    if rules.time_limit_s is not None:
+        words.append(f"{rules.time_limit_s // 60}:{rules.time_limit_s % 60:02d} clock")
+    return " · ".join(words)
+
+
+def clock_text(seconds: float) -> str:
+    seconds = max(0, int(seconds + 0.999))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def render_topbar(state: ClientState, now: float) -> Text:
+    """Who races whom, under which rules, the clock and the connection."""
+    race = state.race
+    text = Text()
+    if race is None:
+        text.append("Flower Garden", style="bold")
+    elif race.other is None:
+        text.append("Practice", style="bold")
+        text.append(f" · {rules_words(race.rules)}")
+    else:
+        text.append(" vs ".join(race.players), style="bold")
+        if race.seat is None:
+            text.append(" (watching)")
+        text.append(f" · {rules_words(race.rules)}")
+        if race.clock_deadline is not None and race.over is None:
+            left = race.clock_deadline - now
+            text.append(f" · ⏱ {clock_text(left)}", style="bold red" if left < 30 else "bold")
+    text.append("  ")
+    text.append_text(link_text(state, now))
+    return text
+
+
+def link_text(state: ClientState, now: float) -> Text:
+    """The connection, in a few words; nothing in practice."""
+    if state.race is not None and state.race.other is None:
+        return Text()
+    if state.link == "online":
+        return Text("● online", style="green")
+    if state.link == "reconnecting":
+        wait = "" if state.retry_at is None else f" in {max(0, state.retry_at - now):.0f}s"
+        return Text(f"◌ reconnecting{wait} (try {state.attempt})", style="bold yellow")
+    if state.link == "replaced":
+        return Text("✕ signed in elsewhere", style="bold red")
+    if state.link == "failed":
+        return Text("✕ cannot connect", style="bold red")
+    return Text("◌ connecting…", style="yellow")
+
+
+def render_board(race: RaceView, seat: int, width: int, *, ascii: bool, now: float) -> Text:
+    """One board: name and count, foundations, the six beds fanned, the bouquet.
+
+    The main board (``seat == race.main``) carries the key labels when this
+    client plays on it; the other board is drawn without them.
+    """
+    board = race.boards[seat]
+    labelled = seat == race.main and race.seat is not None
+    status = race.statuses[seat]
+    lines = [_heading(race, seat, now), _foundations(board.foundations, ascii=ascii)]
+    for index, bed in enumerate(board.beds):
+        lines.append(_bed(index, bed, board.is_legal, labelled=labelled, ascii=ascii))
+    lines.append(Text("bouquet", style=_DIM))
+    per_line = max(1, width // (CARD_WIDTH + (3 if labelled else 1)))
+    cards = list(board.bouquet)
+    for start in range(0, max(len(cards), 1), per_line):
+        chunk = cards[start : start + per_line]
+        line = Text()
+        for card in chunk:
+            if labelled:
+                label = race.labels.get(card, "?")
+                line.append(label, style=_LEGAL if board.is_legal(card) else _WAITING)
+                line.append(" ")
+            line.append_text(card_text(card, ascii=ascii))
+            line.append(" ")
+        lines.append(line if chunk else Text("(empty)", style=_DIM))
+    if status in RACING and race.over is None and seat != race.main and race.away_until:
+        lines.append(Text(f"away: {clock_text(race.away_until - now)} to come back", "bold red"))
+    return Text("\n").join(lines)
+
+
+def _heading(race: RaceView, seat: int, now: float) -> Text:
+    board = race.boards[seat]
+    you = seat == race.seat
+    name = race.players[seat] + (" (you)" if you and race.other is not None else "")
+    text = Text(name, style="bold")
+    text.append(f"  {board.count}/52", style="bold cyan")
+    words = STATUS_WORDS.get(race.statuses[seat], race.statuses[seat])
+    if words and not (race.statuses[seat] == "stuck" and not you):
+        text.append(f"  {words}", style="yellow")
+    if board.redeals_left and race.statuses[seat] in RACING:
+        text.append("  1 redeal left", style=_DIM)
+    return text
+
+
+def _foundations(foundations: list[int], *, ascii: bool) -> Text:
+    text = Text()
+    for suit, top in enumerate(foundations):
+        if top:
+            text.append_text(card_text(Card.of(top, suit), ascii=ascii))
+        else:
+            text.append(f"·{suit_mark(suit, ascii=ascii)}".rjust(CARD_WIDTH), style=_DIM)
+        text.append(" ")
+    return text
+
+
+def _bed(
+    index: int, bed: list[Card], legal: Callable[[int], bool], *, labelled: bool, ascii: bool
+) -> Text:
+    text = Text(" ")
+    if not bed:
+        return text.append(f"{BED_KEYS[index]} (empty)" if labelled else "(empty)", style=_DIM)
+    for card in bed[:-1]:
+        text.append_text(card_text(card, ascii=ascii))
+        text.append(" ")
+    front = bed[-1]
+    playable = legal(front)
+    if labelled:
+        text.append(BED_KEYS[index], style=_LEGAL if playable else _WAITING)
+    else:
+        text.append("▸", style=_DIM)  # the front card, marked even without labels
+    text.append(" ")
+    text.append_text(card_text(front, ascii=ascii, extra="underline"))
+    return text
+
+
+def render_result(race: RaceView) -> Text:
+    """The end of a race: the result, the reason, both counts and what to do next."""
+    assert race.over is not None
+    headline, reason = outcome_words(race.over, race.seat, race.players)
+    text = Text(headline, style="bold reverse")
+    text.append(f"  {reason}\n")
+    counts = [f"{race.players[s]} {race.boards[s].count}/52" for s in range(len(race.boards))]
+    text.append("   ·   ".join(counts), style="bold")
+    text.append("\n")
+    if race.other is None:
+        text.append("r  new deal    q  quit", style=_DIM)
+        return text
+    if race.seat is None:
+        text.append("Esc  back to the lobby", style=_DIM)
+        return text
+    if race.rematch_offered:
+        opponent = race.players[1 - race.seat]
+        text.append(f"{opponent} wants a rematch!  ", style="bold green")
+    if race.rematch_asked:
+        text.append("rematch asked, waiting…  ", style="green")
+    text.append("r  rematch    Esc  lobby    q  quit", style=_DIM)
+    return text
+
+
+def render_code(code: str) -> Text:
+    """A room code drawn in boxes, one character each, to read out over the phone."""
+    top, middle, bottom = Text(), Text(), Text()
+    for char in code:
+        top.append("╭───╮")
+        middle.append("│ ")
+        middle.append(char, style="bold")
+        middle.append(" │")
+        bottom.append("╰───╯")
+    return Text("\n").join([top, middle, bottom])

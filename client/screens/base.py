@@ -1,0 +1,67 @@
+"""What every screen that draws the client state has in common."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+from textual.css.query import NoMatches
+from textual.screen import Screen
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from rich.text import Text
+
+    from ..state import ClientState
+
+__all__ = ["StateScreen", "TextView"]
+
+
+class StateScreen(Screen[None]):
+    """A screen the app redraws from the state after every change ("attributes down").
+
+    It reads the app's one :class:`ClientState` and never changes it.
+    """
+
+    def __init__(self, state: ClientState, clock: Callable[[], float]) -> None:
+        super().__init__()
+        self.state = state
+        self.clock = clock
+        self.ready = False
+        """Its widgets exist (set once mounted): only then may :meth:`show` run."""
+
+    def on_mount(self) -> None:
+        self.ready = True
+        self.redraw(self.clock())
+
+    def on_unmount(self) -> None:
+        self.ready = False
+
+    def redraw(self, now: float) -> None:
+        """Draw the state again, if this screen's widgets are there to draw on."""
+        if not self.ready:
+            return
+        with contextlib.suppress(NoMatches):  # shutting down: widgets go before their screen
+            self.show(self.state, now)
+
+    def show(self, state: ClientState, now: float) -> None:
+        """Push the state into this screen's widgets; the default shows nothing."""
+
+
+class TextView(Static):
+    """A Static that is given new text only when it differs.
+
+    The app redraws every screen on every event and every tick; handing a
+    widget equal text would still repaint it, and idle racers would pay for it.
+    """
+
+    def __init__(self, text: Text | str = "", *, id: str | None = None) -> None:
+        super().__init__(text, id=id)
+        self._text: Text | str = text
+
+    def set(self, text: Text) -> None:
+        if text != self._text:
+            self._text = text
+            self.update(text)

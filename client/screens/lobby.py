@@ -1,0 +1,174 @@
+"""The lobby: who is online and seeking, public rooms, live races, and what to start.
+
+Actions go up to the app as :class:`~client.messages.Command` messages; the
+rules of a quick match or a room are asked in a :class:`RulesScreen` first.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Footer, Label
+
+from protocol import Cancel, CreateRoom, JoinRoom, Seek, Watch
+
+from ..messages import Command
+from ..render import render_code, render_topbar, rules_words
+from .base import StateScreen, TextView
+from .modals import HelpScreen, JoinScreen, RulesChoice, RulesScreen
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from textual.app import ComposeResult
+
+    from protocol import LobbySnapshot, Rules
+
+    from ..state import ClientState
+
+__all__ = ["LobbyScreen"]
+
+
+class LobbyScreen(StateScreen):
+    """See the module docstring."""
+
+    DEFAULT_CSS = """
+    LobbyScreen { layout: vertical; }
+    #topbar { height: 1; background: $panel; padding: 0 1; }
+    #counts { height: 1; padding: 0 1; }
+    #tables { height: 1fr; min-height: 6; }
+    #tables > Vertical { width: 1fr; border: round $primary-darken-1; }
+    #tables DataTable { height: 1fr; }
+    #waiting { height: auto; padding: 0 1; }
+    #notice { height: 1; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "seek", "quick match"),
+        Binding("c", "create", "create room"),
+        Binding("j", "join", "join by code"),
+        Binding("w", "watch", "watch race"),
+        Binding("escape", "cancel", "cancel"),
+        Binding("question_mark", "help", "help"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, state: ClientState, clock: Callable[[], float], rules: Rules) -> None:
+        super().__init__(state, clock)
+        self.rules = rules
+        """The rules offered first in the forms: the command line's, then the last used."""
+        self._shown: LobbySnapshot | None = None
+
+    def compose(self) -> ComposeResult:
+        yield TextView(id="topbar")
+        yield TextView(id="counts")
+        with Horizontal(id="tables"):
+            with Vertical():
+                yield Label(" Public rooms (Enter joins)")
+                yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+            with Vertical():
+                yield Label(" Live races (Enter watches)")
+                yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+        yield TextView(id="waiting")
+        yield TextView(id="notice")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#rooms", DataTable).add_columns("code", "host", "rules")
+        self.query_one("#games", DataTable).add_columns("players", "counts")
+        super().on_mount()
+
+    def show(self, state: ClientState, now: float) -> None:
+        self.query_one("#topbar", TextView).set(render_topbar(state, now))
+        lobby = state.lobby
+        counts = Text(f"You are {state.name or '…'}")
+        if lobby is not None:
+            counts.append(f"  ·  {lobby.online} online  ·  {lobby.seeking} seeking a match")
+        self.query_one("#counts", TextView).set(counts)
+        if lobby is not None and lobby is not self._shown:
+            self._shown = lobby
+            self._fill(lobby)
+        self.query_one("#waiting", TextView).set(self._waiting(state))
+        style = "bold red" if state.notice_is_error else ""
+        self.query_one("#notice", TextView).set(Text(state.notice, style=style))
+
+    def _fill(self, lobby: LobbySnapshot) -> None:
+        rooms = self.query_one("#rooms", DataTable)
+        rooms.clear()
+        for room in lobby.rooms:
+            rooms.add_row(room.code, room.host, rules_words(room.rules), key=room.code)
+        games = self.query_one("#games", DataTable)
+        games.clear()
+        for game in lobby.games:
+            players = " vs ".join(game.players)
+            counts = " - ".join(f"{count}/52" for count in game.counts)
+            games.add_row(players, counts, key=game.game_id)
+
+    @staticmethod
+    def _waiting(state: ClientState) -> Text:
+        waiting = state.waiting
+        if waiting is None:
+            return Text("s quick match · c create a room · j join a room · ? help", style="dim")
+        if waiting.kind == "seeking":
+            return Text(f"Seeking a match ({rules_words(waiting.rules)})…  Esc cancels")
+        text = Text(f"Your room ({rules_words(waiting.rules)}): give your friend this code\n")
+        text.append_text(render_code(waiting.code))
+        text.append("\nWaiting for them to join…  Esc closes the room", style="dim")
+        return text
+
+    # -- actions ---------------------------------------------------------------
+
+    def _ask_rules(self, *, room: bool) -> None:
+        def chosen(choice: RulesChoice | None) -> None:
+            if choice is None:
+                return
+            self.rules = choice.rules
+            if room:
+                self.post_message(Command(CreateRoom(rules=choice.rules, public=choice.public)))
+            else:
+                self.post_message(Command(Seek(rules=choice.rules)))
+
+        self.app.push_screen(RulesScreen(self.rules, room=room), chosen)
+
+    def action_seek(self) -> None:
+        self._ask_rules(room=False)
+
+    def action_create(self) -> None:
+        self._ask_rules(room=True)
+
+    def action_join(self) -> None:
+        def chosen(code: str | None) -> None:
+            if code:
+                self.post_message(Command(JoinRoom(code=code.upper())))
+
+        self.app.push_screen(JoinScreen(), chosen)
+
+    def action_watch(self) -> None:
+        games = self.query_one("#games", DataTable)
+        if not games.row_count:
+            return
+        key = games.coordinate_to_cell_key(games.cursor_coordinate).row_key
+        if key.value is not None:
+            self.post_message(Command(Watch(game_id=key.value)))
+
+    def action_cancel(self) -> None:
+        if self.state.waiting is not None:
+            self.post_message(Command(Cancel()))
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def action_quit(self) -> None:
+        self.app.exit(0)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        key = event.row_key.value
+        if key is None:
+            return
+        if event.data_table.id == "rooms":
+            self.post_message(Command(JoinRoom(code=key)))
+        else:
+            self.post_message(Command(Watch(game_id=key)))

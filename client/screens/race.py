@@ -1,0 +1,228 @@
+"""The race screen: one's own board large with key labels, the opponent's small, live.
+
+Keys are read here and checked against the state at once (an illegal key is
+answered without a round trip); what is legal goes up to the app as a
+:class:`~client.messages.Command`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.containers import Horizontal
+from textual.widget import Widget
+from textual.widgets import Input
+
+from protocol import Redeal, Rematch, Resign
+
+from ..keys import BED_KEYS, BOUQUET_KEYS
+from ..messages import BackToLobby, CardKey, CardTyped, Command, Notice
+from ..render import render_board, render_result, render_topbar
+from .base import StateScreen, TextView
+from .modals import ConfirmScreen, HelpScreen
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from textual import events
+    from textual.app import ComposeResult
+
+    from ..state import ClientState, RaceView
+
+__all__ = ["BoardView", "RaceScreen"]
+
+KEY_HINTS = "1-6 bed  a-p bouquet  / type a card  r redeal  x resign  ? help"
+
+
+class BoardView(Widget):
+    """One board, drawn from the race view at the widget's current width."""
+
+    DEFAULT_CSS = """
+    BoardView { height: auto; border: round $primary-darken-1; padding: 0 1; }
+    """
+
+    def __init__(self, *, main: bool, id: str) -> None:
+        super().__init__(id=id)
+        self.main = main
+        self.race: RaceView | None = None
+        self.ascii = False
+        self.now = 0.0
+        self._drawn = Text()
+
+    def show(self, race: RaceView | None, *, ascii: bool, now: float) -> None:
+        self.race, self.ascii, self.now = race, ascii, now
+        drawing = self._draw(self.content_size.width)
+        if drawing != self._drawn:  # redraw (and lay out again) only when something changed
+            self._drawn = drawing
+            self.refresh(layout=True)
+
+    def render(self) -> Text:
+        self._drawn = self._draw(self.content_size.width)
+        return self._drawn
+
+    def _draw(self, width: int) -> Text:
+        race = self.race
+        seat = None if race is None else (race.main if self.main else race.other)
+        if race is None or seat is None:
+            return Text()
+        return render_board(race, seat, width or 40, ascii=self.ascii, now=self.now)
+
+
+class RaceScreen(StateScreen):
+    """See the module docstring; the keys are listed in :mod:`client.keys`."""
+
+    DEFAULT_CSS = """
+    RaceScreen { layout: vertical; }
+    #topbar { height: 1; background: $panel; padding: 0 1; }
+    #boards { height: auto; }
+    #mine { width: 3fr; min-width: 46; }
+    #theirs { width: 2fr; min-width: 30; }
+    #result { height: auto; border: heavy $accent; padding: 0 1; display: none; }
+    #notice { height: 1; padding: 0 1; }
+    #prompt { height: 1; border: none; padding: 0 1; display: none; }
+    #keys { dock: bottom; height: 1; padding: 0 1; color: $text-muted; }
+    """
+
+    AUTO_FOCUS = ""  # keys go to the screen; only "/" focuses the card prompt
+    SOLO_HINTS: ClassVar[str] = "1-6 bed  a-p bouquet  / type a card  r redeal  q quit  ? help"
+
+    def compose(self) -> ComposeResult:
+        yield TextView(id="topbar")
+        with Horizontal(id="boards"):
+            yield BoardView(main=True, id="mine")
+            yield BoardView(main=False, id="theirs")
+        yield TextView(id="result")
+        yield TextView(id="notice")
+        yield Input(placeholder="card (qh, 10h, th) and Enter; Esc closes", id="prompt")
+        yield TextView(KEY_HINTS, id="keys")
+
+    def show(self, state: ClientState, now: float) -> None:
+        race = state.race
+        self.query_one("#topbar", TextView).set(render_topbar(state, now))
+        self.query_one("#mine", BoardView).show(race, ascii=state.ascii, now=now)
+        theirs = self.query_one("#theirs", BoardView)
+        theirs.display = race is not None and race.other is not None
+        theirs.show(race, ascii=state.ascii, now=now)
+        result = self.query_one("#result", TextView)
+        result.display = race is not None and race.over is not None
+        if race is not None and race.over is not None:
+            result.set(render_result(race))
+        style = "bold red" if state.notice_is_error else ""
+        self.query_one("#notice", TextView).set(Text(state.notice, style=style))
+        if race is not None and race.other is None:
+            self.query_one("#keys", TextView).set(Text(self.SOLO_HINTS))
+
+    # -- keys ------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        prompt = self.query_one("#prompt", Input)
+        if prompt.has_focus:
+            if event.key == "escape":
+                event.stop()
+                self._close_prompt()
+            return
+        race = self.state.race
+        if race is not None and event.key == "escape":
+            event.stop()
+            self._leave(race)
+            return
+        if race is None or event.character is None:
+            return
+        handled = self._command_key(event.character, race) or self._card_key(event.character, race)
+        if handled:
+            event.stop()
+
+    def _card_key(self, key: str, race: RaceView) -> bool:
+        if key not in BED_KEYS and key not in BOUQUET_KEYS:
+            return False
+        # The app resolves the key, in the order keys came: a key pressed before
+        # the previous one's play is on record must see that play.
+        self.app.post_message(CardKey(key))
+        return True
+
+    def _why_not(self, race: RaceView) -> None:
+        self.post_message(Notice(race.why_not_playing(), error=True))
+
+    def _command_key(self, key: str, race: RaceView) -> bool:
+        actions: dict[str, Callable[[], object]] = {
+            "/": self._open_prompt,
+            "?": lambda: self.app.push_screen(HelpScreen()),
+            "r": lambda: self._rematch(race) if race.over else self._redeal(race),
+            "x": lambda: self._resign(race),
+            "q": lambda: self._quit(race),
+        }
+        action = actions.get(key)
+        if action is None:
+            return False
+        action()
+        return True
+
+    def _redeal(self, race: RaceView) -> None:
+        if not race.can_play:
+            self._why_not(race)
+        elif race.board.redeals_left and not race.board.has_play():
+            self.post_message(Command(Redeal()))
+        elif race.board.redeals_left:
+            self.post_message(Notice("a redeal is only for when you are stuck", error=True))
+        else:
+            self.post_message(Notice("no redeal left", error=True))
+
+    def _resign(self, race: RaceView) -> None:
+        if not race.can_play:
+            self._why_not(race)
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.post_message(Command(Resign()))
+
+        self.app.push_screen(ConfirmScreen("Resign this race? (y/n)"), confirmed)
+
+    def _rematch(self, race: RaceView) -> None:
+        if race.over is None or race.seat is None:
+            self.post_message(Notice("a rematch is for after the race", error=True))
+        else:
+            self.post_message(Command(Rematch()))
+
+    def _leave(self, race: RaceView) -> None:
+        if race.other is None:
+            self.post_message(Notice("practice: q quits"))
+        elif race.over is None and race.seat is not None:
+            self.post_message(Notice("the race is on: x resigns, q quits"))
+        else:
+            self.post_message(BackToLobby())
+
+    def _quit(self, race: RaceView) -> None:
+        if race.over is not None or race.seat is None or race.other is None:
+            self.app.exit(0)
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.app.exit(0)
+
+        question = "Quit now? The race goes on without you. (y/n)"
+        self.app.push_screen(ConfirmScreen(question), confirmed)
+
+    # -- the card prompt -------------------------------------------------------
+
+    def _open_prompt(self) -> None:
+        prompt = self.query_one("#prompt", Input)
+        prompt.display = True
+        prompt.value = ""
+        prompt.focus()
+
+    def _close_prompt(self) -> None:
+        prompt = self.query_one("#prompt", Input)
+        prompt.display = False
+        self.set_focus(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value
+        event.input.value = ""
+        if not text.strip():
+            self._close_prompt()
+            return
+        self.app.post_message(CardTyped(text))

@@ -1,0 +1,382 @@
+"""The client-state model: everything the screens show, fed by server messages.
+
+Theory of operation
+-------------------
+:class:`ClientState` is a plain object with no Textual and no sockets in it.
+The app feeds it every server message with :meth:`ClientState.apply` and
+``now`` (a monotonic time, injected so that tests choose it), then asks its
+screens to render it again. Local events (a refused key, the link state) are
+set with small methods too, so the screens never hold state of their own.
+
+A race is a :class:`RaceView`: both boards as engine boards, kept in step by
+applying each ``played`` and ``redealt`` with the engine's own moves. Every
+race event carries ``seq``; an event already seen is skipped, and an event
+that skips a number (or that the engine cannot apply) means this copy has
+drifted: :meth:`ClientState.apply` returns True, and the app resynchronises
+(a player by reconnecting, which resumes with ``game_state``; a spectator by
+``watch``). Events are then ignored until the ``game_state`` arrives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+import engine
+from protocol import (
+    Cancelled,
+    Error,
+    GameOver,
+    GameStart,
+    GameState,
+    LobbySnapshot,
+    OpponentAway,
+    OpponentBack,
+    Play,
+    Played,
+    Redealt,
+    Rematch,
+    RematchOffered,
+    Room,
+    Rules,
+    Seeking,
+    StatusChanged,
+    Welcome,
+    board_from_wire,
+)
+
+from .keys import assign_labels
+
+if TYPE_CHECKING:
+    from protocol import BoardStatus, ClientMessage, ServerMessage
+
+__all__ = ["RACING", "ClientState", "Link", "Outcome", "RaceView", "Waiting", "outcome_words"]
+
+Link = Literal["offline", "connecting", "online", "reconnecting", "replaced", "failed"]
+RACING: frozenset[str] = frozenset({"playing", "stuck"})
+"""Statuses of a player still racing; every other status is final."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a race ended: ``game_over``, or the end of a practice game (``winner`` None)."""
+
+    result: Literal["win", "draw", "solo"]
+    winner: int | None
+    reason: str
+    counts: tuple[int, ...]
+
+    @classmethod
+    def of(cls, over: GameOver) -> Outcome:
+        return cls(over.result, over.winner, over.reason, tuple(over.counts))
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """In the lobby, waiting for an opponent: in the quick-match queue, or in one's room."""
+
+    kind: Literal["seeking", "room"]
+    rules: Rules
+    code: str = ""
+
+
+@dataclass(slots=True)
+class RaceView:
+    """One race as this client sees it; ``seat`` is None for a spectator."""
+
+    game_id: str
+    seat: int | None
+    players: list[str]
+    rules: Rules
+    boards: list[engine.Board]
+    statuses: list[BoardStatus]
+    seq: int
+    labels: dict[engine.Card, str] = field(default_factory=dict)
+    """Bouquet labels of the main board (see :mod:`client.keys`)."""
+    clock_deadline: float | None = None
+    away_until: float | None = None
+    over: Outcome | None = None
+    rematch_offered: bool = False
+    rematch_asked: bool = False
+    resyncing: bool = False
+    sent: list[engine.Card] = field(default_factory=list)
+    """Cards this client played that no ``played`` has acknowledged yet, in order."""
+
+    @property
+    def main(self) -> int:
+        """The seat drawn large: one's own, or seat 0 for a spectator."""
+        return 0 if self.seat is None else self.seat
+
+    @property
+    def other(self) -> int | None:
+        """The seat drawn small; None in practice, where there is one board."""
+        return None if len(self.boards) == 1 else 1 - self.main
+
+    @property
+    def board(self) -> engine.Board:
+        return self.boards[self.main]
+
+    @property
+    def can_play(self) -> bool:
+        """Whether this client may play or redeal now."""
+        return (
+            self.seat is not None
+            and self.over is None
+            and not self.resyncing
+            and self.statuses[self.seat] in RACING
+        )
+
+    def why_not_playing(self) -> str:
+        """Why this client may not play now (when :attr:`can_play` is False)."""
+        if self.seat is None:
+            return "you are watching"
+        if self.over is not None:
+            return "the race is over"
+        if self.resyncing:
+            return "catching up with the server…"
+        return f"your count is final ({self.statuses[self.seat]})"
+
+    def projected(self) -> engine.Board:
+        """The main board with the unacknowledged plays made: what the next key acts on.
+
+        Without it a racer who types faster than the round trip would be told
+        that the 2 must wait for the Ace they played a moment ago.
+        """
+        if not self.sent:
+            return self.board
+        board = self.board.copy()
+        for card in self.sent:
+            if board.is_legal(card):
+                board.play(card)
+        return board
+
+    def relabel(self) -> None:
+        self.labels = assign_labels(self.labels, self.board.bouquet)
+
+
+def outcome_words(outcome: Outcome, seat: int | None, players: list[str]) -> tuple[str, str]:
+    """The headline (``You won``) and the reason in words."""
+    if outcome.result == "solo":
+        count = outcome.counts[0]
+        if count == 52:
+            return "Cleared!", "every card is on the foundations"
+        if outcome.reason == "resigned":
+            return "Given up", f"{count}/52 on the foundations"
+        return "No more plays", f"{count}/52 on the foundations"
+    winner, loser = _names(outcome, players)
+    if outcome.result == "draw":
+        headline = "Draw"
+    elif seat is None:
+        headline = f"{winner} won"
+    else:
+        headline = "You won" if outcome.winner == seat else "You lost"
+    reasons = {
+        "cleared": f"{winner} cleared every card",
+        "resigned": f"{loser} resigned",
+        "abandoned": f"{loser} left and did not come back in time",
+        "most_cards": f"{winner} has more cards and no play can change it",
+        "equal_cards": "equal counts, and neither can play on",
+        "first_to_count": f"equal counts: {winner} got there first",
+        "time": "time ran out" + ("" if outcome.result == "draw" else f": {winner} has more"),
+    }
+    return headline, reasons.get(outcome.reason, outcome.reason)
+
+
+def _names(outcome: Outcome, players: list[str]) -> tuple[str, str]:
+    if outcome.winner is None:
+        return "nobody", "nobody"
+    return players[outcome.winner], players[1 - outcome.winner]
+
+
+class ClientState:
+    """Everything the client knows; see the module's theory of operation."""
+
+    def __init__(self, server: str = "", name: str = "", *, ascii: bool = False) -> None:
+        self.server = server
+        self.name = name
+        self.ascii = ascii
+        self.player_id: str | None = None
+        self.link: Link = "offline"
+        self.attempt = 0
+        self.retry_at: float | None = None
+        self.lobby: LobbySnapshot | None = None
+        self.waiting: Waiting | None = None
+        self.race: RaceView | None = None
+        self.notice = ""
+        self.notice_is_error = False
+
+    # -- local events ----------------------------------------------------------
+
+    def note(self, text: str, *, error: bool = False) -> None:
+        """Set the feedback line (a refused key, a server error, a hint)."""
+        self.notice, self.notice_is_error = text, error
+
+    def set_link(self, link: Link, attempt: int = 0, retry_at: float | None = None) -> None:
+        self.link, self.attempt, self.retry_at = link, attempt, retry_at
+
+    def begin_practice(self, board: engine.Board, rules: Rules, now: float) -> None:
+        """A one-board race with no server (``flowergarden practice``)."""
+        self.race = RaceView(
+            game_id="practice",
+            seat=0,
+            players=[self.name or "you"],
+            rules=rules,
+            boards=[board],
+            statuses=[_rules_status(board)],
+            seq=0,
+        )
+        self.race.relabel()
+        self.note("")
+        self._end_if_solo_final()
+
+    def sending(self, message: ClientMessage) -> None:
+        """Note what this client just sent, until the server's answer comes."""
+        race = self.race
+        if race is None:
+            return
+        if isinstance(message, Play):
+            race.sent.append(engine.Card.parse(message.card))
+        elif isinstance(message, Rematch):
+            race.rematch_asked = True
+
+    def leave_race(self) -> None:
+        """Back to the lobby: forget the race (the server has, once it is over)."""
+        self.race = None
+        self.note("")
+
+    # -- server messages -------------------------------------------------------
+
+    def apply(self, message: ServerMessage, now: float) -> bool:
+        """Apply one server message; True means this copy drifted and needs a resync."""
+        if isinstance(message, Played | Redealt | StatusChanged | GameOver):
+            return self._race_event(message)
+        if isinstance(message, GameStart | GameState):
+            self._new_race(message, now)
+        elif isinstance(message, Welcome):
+            self.name, self.player_id = message.name, message.player_id
+        elif isinstance(message, LobbySnapshot):
+            self.lobby = message
+        elif isinstance(message, Seeking):
+            self.waiting = Waiting("seeking", message.rules)
+        elif isinstance(message, Room):
+            self.waiting = Waiting("room", message.rules, message.code)
+        elif isinstance(message, Cancelled):
+            self.waiting = None
+        elif isinstance(message, OpponentAway | OpponentBack | RematchOffered):
+            self._opponent(message, now)
+        elif isinstance(message, Error):
+            self.note(_error_words(message), error=True)
+            if self.race is not None:
+                self.race.sent.clear()  # whatever was in flight is refused or stale
+                if message.code == "game_not_found":
+                    self.race.rematch_asked = False
+        return False
+
+    def _new_race(self, message: GameStart | GameState, now: float) -> None:
+        old = self.race
+        same = old is not None and old.game_id == message.game_id
+        race = RaceView(
+            game_id=message.game_id,
+            seat=message.seat,
+            players=list(message.players),
+            rules=message.rules,
+            boards=[board_from_wire(board) for board in message.boards],
+            statuses=[board.status for board in message.boards],
+            seq=message.seq,
+            labels=dict(old.labels) if old is not None and same else {},
+        )
+        limit = message.rules.time_limit_s
+        if old is not None and same:
+            race.clock_deadline = old.clock_deadline  # game_state does not carry the clock
+        elif isinstance(message, GameStart) and limit is not None:
+            race.clock_deadline = now + limit
+        if isinstance(message, GameState) and message.over is not None:
+            race.over = Outcome.of(message.over)
+        race.relabel()
+        self.race, self.waiting = race, None
+        if not same:
+            self.note("")
+
+    def _race_event(self, message: Played | Redealt | StatusChanged | GameOver) -> bool:
+        race = self.race
+        if race is None or race.game_id != message.game_id or race.resyncing:
+            return False
+        if message.seq <= race.seq:
+            return False  # already in the game_state this client resumed from
+        if message.seq != race.seq + 1 or not self._apply_event(race, message):
+            race.resyncing = True
+            self.note("out of step with the server: catching up…", error=True)
+            return True
+        race.seq = message.seq
+        return False
+
+    def _apply_event(
+        self, race: RaceView, message: Played | Redealt | StatusChanged | GameOver
+    ) -> bool:
+        """Apply one in-sequence race event; False if it does not fit this copy."""
+        if isinstance(message, GameOver):
+            race.over = Outcome.of(message)
+            return True
+        seat = message.seat
+        if seat >= len(race.boards):
+            return False
+        if isinstance(message, Played):
+            board = race.boards[seat]
+            try:
+                board.play(engine.Card.parse(message.card))
+            except engine.EngineError:
+                return False
+            if board.count != message.count:
+                return False
+            card = engine.Card.parse(message.card)
+            if seat == race.seat and card in race.sent:
+                race.sent.remove(card)
+        elif isinstance(message, Redealt):
+            race.boards[seat] = board_from_wire(message.board)
+            if seat == race.main:
+                race.labels = {}
+        race.statuses[seat] = (
+            message.status if not isinstance(message, Redealt) else (message.board.status)
+        )
+        if seat == race.main:
+            race.labels = assign_labels(race.labels, race.board.bouquet)
+        self._end_if_solo_final()
+        return True
+
+    def _end_if_solo_final(self) -> None:
+        race = self.race
+        if race is not None and race.other is None and race.statuses[0] not in RACING:
+            race.over = Outcome("solo", None, race.statuses[0], (race.board.count,))
+
+    def _opponent(self, message: OpponentAway | OpponentBack | RematchOffered, now: float) -> None:
+        race = self.race
+        if race is None or race.game_id != message.game_id:
+            return
+        if isinstance(message, OpponentAway):
+            race.away_until = now + message.grace_s
+        elif isinstance(message, OpponentBack):
+            race.away_until = None
+        else:
+            race.rematch_offered = True
+
+
+def _rules_status(board: engine.Board) -> BoardStatus:
+    status = board.status
+    return "playing" if status is engine.Status.PLAYING else status.value  # type: ignore[return-value]
+
+
+_ERROR_WORDS = {
+    "illegal_move": "the server refused that play",
+    "room_not_found": "no open room has that code",
+    "room_full": "that room's race has already started",
+    "game_not_found": "that race is not there any more",
+    "busy": "you are busy",
+    "rate_limited": "slow down: too many messages",
+    "game_over": "the race is over",
+}
+
+
+def _error_words(error: Error) -> str:
+    if error.code == "game_not_found" and "rematch" in error.message:
+        return "the rematch offer has lapsed"
+    return f"{_ERROR_WORDS.get(error.code, error.code)}: {error.message}"
