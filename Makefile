@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-PACKAGES := engine protocol server client
+PACKAGES := engine protocol server client bench
 HOST ?= 127.0.0.1
 PORT ?= 8765
 DB   ?= flowergarden.sqlite3
@@ -38,7 +38,7 @@ lint: $(STAMP)  ## ruff (lint and format) and hadolint on the Dockerfile
 	$(BIN)/ruff format --check .
 	$(BIN)/hadolint Dockerfile
 
-typecheck: $(STAMP)  ## mypy --strict on the four packages
+typecheck: $(STAMP)  ## mypy --strict on the four packages and the benchmarks
 	$(BIN)/mypy --strict $(PACKAGES)
 
 pytest: $(STAMP)  ## the test suite
@@ -50,11 +50,19 @@ schema: $(STAMP)  ## regenerate protocol/schema/*.json from the models
 stats: $(STAMP)  ## deal statistics with 95% confidence intervals
 	$(BIN)/python -m engine stats --deals 200000
 
-bench: $(STAMP)  ## the benchmarks (engine speed)
-	$(BIN)/python -m bench.engine
+BENCH_STAMP := $(VENV)/.installed-bench
 
-bench-quick: $(STAMP)  ## a short benchmark run
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)  ## the benchmarks: engine speed, then the load benchmark (a few minutes)
+	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.run
+
+bench-quick: $(BENCH_STAMP)  ## a short benchmark run (under a minute); the last line is JSON
 	$(BIN)/python -m bench.engine --quick
+	$(BIN)/python -m bench.run --quick
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

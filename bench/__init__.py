@@ -1,6 +1,7 @@
-"""Benchmarks: how fast the engine is, and (elsewhere) how the server compares with a raw echo.
+"""Benchmarks: how fast the engine is, and how the race server compares with a raw echo.
 
-Run from the repository root, for instance ``python -m bench.engine``. These
+Run from the repository root: ``python -m bench.engine`` for the engine,
+``python -m bench.run`` for the load benchmark (see ``bench/README.md``). These
 are measurements to read, never timed assertions: the tests assert behaviour.
 """
 

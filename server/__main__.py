@@ -8,6 +8,7 @@ store, closes it, and exits with 0.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 import sys
@@ -20,7 +21,24 @@ from .store import SqliteStore
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["main", "run"]
+__all__ = ["main", "run", "tune_gc"]
+
+GC_THRESHOLDS = (50_000, 20, 100)
+"""Collect the youngest generation every 50,000 net allocations rather than 700."""
+
+
+def tune_gc() -> None:
+    """Make the cyclic garbage collector cheaper for a long-running server.
+
+    Every play allocates a few short-lived containers, so with the default
+    thresholds the collector runs every few plays, and each full collection
+    walks every object of every connection. Profiled under load, that was a
+    fifth of the server's CPU time. Objects made at start-up (modules, models)
+    are frozen out of the collector's walks; nearly all garbage is freed by
+    reference counting anyway, and the collector still runs, less often.
+    """
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 async def run(settings: Settings) -> None:
@@ -43,6 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
     )
     logging.getLogger("websockets").setLevel(logging.WARNING)
+    tune_gc()
     asyncio.run(run(settings))
     return 0
 

@@ -41,7 +41,7 @@ from .events import Output, RaceEnded, Refused
 from .identity import Identity, Registry
 from .limits import RateLimiter, Verdict
 from .lobby import Lobby
-from .outbox import Outbox
+from .outbox import Outbox, Writer
 from .timers import RaceTimers
 
 if TYPE_CHECKING:
@@ -63,17 +63,19 @@ class _Conn:
 
     __slots__ = ("ip", "limiter", "outbox", "player", "replaced", "ws")
 
-    def __init__(self, ws: ServerConnection, send_queue: int) -> None:
+    def __init__(
+        self, ws: ServerConnection, send_queue: int, limiter: RateLimiter, writer: Writer
+    ) -> None:
         self.ws = ws
         self.ip = _ip_of(ws)
-        self.outbox = Outbox(ws, send_queue)
-        self.limiter = RateLimiter()
+        self.outbox = Outbox(ws, send_queue, writer)
+        self.limiter = limiter
         self.player: Identity | None = None
         self.replaced = False
         """A newer connection took this one's player: it is closing with 4000."""
 
     def send(self, message: ServerMessage) -> None:
-        self.outbox.push(encode(message))
+        self.outbox.push(encode(message).encode())
 
 
 class GameServer:
@@ -85,10 +87,18 @@ class GameServer:
         store: Store,
         *,
         clock: Callable[[], float] = time.monotonic,
+        limiter: Callable[[], RateLimiter] = RateLimiter,
+        compression: str | None = None,
     ) -> None:
+        """``limiter`` makes each connection's rate limiter (the benchmark lifts
+        the limit); ``compression`` is None (off) or ``"deflate"``: off, because
+        on frames this small deflate costs throughput and doubles memory per
+        connection (bench/README.md)."""
         self.settings = settings
         self.store = store
         self.clock = clock
+        self._limiter = limiter
+        self._compression = compression
         self.lobby = Lobby(
             rng=secrets.SystemRandom(), idle_limit=settings.idle_timeout, grace=settings.grace
         )
@@ -98,6 +108,7 @@ class GameServer:
         self._conns: dict[str, _Conn] = {}
         self._per_ip: dict[str, int] = {}
         self._timers = RaceTimers(self.lobby.deadline, self._tick, clock)
+        self._writer = Writer()
         self._writes: set[asyncio.Future[None]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._handling = 0
@@ -117,7 +128,7 @@ class GameServer:
             self.settings.port,
             process_request=self._process_request,
             max_size=self.settings.max_message,
-            compression=None,  # small frames: deflate costs CPU and memory for nothing
+            compression=self._compression,
             open_timeout=self.settings.hello_timeout,
         )
         self._port = next(iter(self._server.sockets)).getsockname()[1]
@@ -210,7 +221,7 @@ class GameServer:
                 self._idle.set()
 
     async def _serve(self, ws: ServerConnection) -> None:
-        conn = _Conn(ws, self.settings.send_queue)
+        conn = _Conn(ws, self.settings.send_queue, self._limiter(), self._writer)
         self._per_ip[conn.ip] = self._per_ip.get(conn.ip, 0) + 1
         hello_timer = asyncio.get_running_loop().call_later(
             self.settings.hello_timeout, self._hello_timeout, conn
@@ -279,7 +290,14 @@ class GameServer:
             self._conns[player_id].send(_error(refused.code, refused.message, message.id))
             return
         self._deliver(outputs, player_id, message.id)
-        self._schedule_race_of(player_id)
+        if message.type == "play":
+            # A play moves its player's idle deadline later and the others not
+            # at all: a timer the race already has is early enough.
+            race = self.lobby.race_of(player_id)
+            if race is not None:
+                self._timers.ensure(race.game_id)
+        else:
+            self._schedule_race_of(player_id)
 
     # -- identity --------------------------------------------------------------
 
@@ -337,24 +355,27 @@ class GameServer:
     # -- outputs ---------------------------------------------------------------
 
     def _deliver(self, outputs: list[Output], sender: str, request_id: RequestId | None) -> None:
-        """Write each output's frame to its receivers; the sender's first one carries the id."""
+        """Write each output's frame to its receivers; the sender's first one carries the id.
+
+        Each message is encoded once, to bytes, for all its receivers.
+        """
         barrier: asyncio.Future[None] | None = None
+        conns = self._conns
         for out in outputs:
             if isinstance(out, RaceEnded):
                 barrier = self._record(out.record)
                 continue
             message = out.message
-            frame = encode(message)
+            frame = encode(message).encode()
             receivers = out.to
-            if out.game_id is not None:
-                receivers = (*receivers, *self.lobby.watchers(out.game_id))
+            if out.game_id is not None and (watchers := self.lobby.watchers(out.game_id)):
+                receivers = (*receivers, *watchers)
             for player_id in receivers:
-                conn = self._conns.get(player_id)
+                conn = conns.get(player_id)
                 if conn is None:
                     continue
                 if player_id == sender and request_id is not None:
-                    reply = encode(message.model_copy(update={"id": request_id}))
-                    conn.outbox.push(reply, barrier)
+                    conn.outbox.push(_with_id(frame, message, request_id), barrier)
                     request_id = None
                 else:
                     conn.outbox.push(frame, barrier)
@@ -400,6 +421,17 @@ class GameServer:
 
 def _error(code: str, message: str, request_id: RequestId | None) -> Error:
     return Error.model_validate({"code": code, "message": message, "id": request_id})
+
+
+def _with_id(frame: bytes, message: ServerMessage, request_id: RequestId) -> bytes:
+    """``frame`` (the encoding of ``message``) with the request's ``id`` added.
+
+    Appending the member to the shared frame saves a copy of the model and a
+    second encoding for every request that carries an id.
+    """
+    if message.id is not None:  # pragma: no cover - the cores never set one
+        return encode(message.model_copy(update={"id": request_id})).encode()
+    return b'%s,"id":%s}' % (frame[:-1], json.dumps(request_id).encode())
 
 
 def _ip_of(ws: ServerConnection) -> str:

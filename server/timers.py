@@ -49,6 +49,11 @@ class RaceTimers:
             timer.cancel()
         self._timers[game_id] = loop.call_at(when, self._run, game_id)
 
+    def ensure(self, game_id: str) -> None:
+        """Like :meth:`schedule`, but keep the race's timer if it has one (it may fire early)."""
+        if game_id not in self._timers:
+            self.schedule(game_id)
+
     def cancel_all(self) -> None:
         for timer in self._timers.values():
             timer.cancel()

@@ -1,0 +1,59 @@
+"""The baseline: a raw ``websockets`` echo server, no parsing, no logic.
+
+``python -m bench.echo_websockets --port P [--loop uvloop] [--compression deflate]``
+
+It sends every text frame back as it came. It is the physical limit of the
+race server's stack (the same library, loop and settings: compression off
+unless asked), so the race server is reported as a ratio of it. It runs until
+SIGTERM or SIGINT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+from typing import TYPE_CHECKING
+
+from websockets.asyncio.server import ServerConnection, serve
+
+from .common import LOOPS, LoopName, raise_open_files, run_loop
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["main", "run"]
+
+
+async def _echo(ws: ServerConnection) -> None:
+    async for message in ws:
+        await ws.send(message)
+
+
+async def run(port: int, compression: str | None) -> None:
+    """Echo on 127.0.0.1:``port`` until a signal asks to stop."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    # The race server's limits, so that only the logic differs between the two.
+    async with serve(_echo, "127.0.0.1", port, compression=compression, max_size=4096):
+        await stop.wait()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.echo_websockets")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--loop", choices=LOOPS, default="asyncio")
+    parser.add_argument("--compression", choices=("none", "deflate"), default="none")
+    args = parser.parse_args(argv)
+    loop: LoopName = args.loop
+    raise_open_files()
+    compression = None if args.compression == "none" else "deflate"
+    run_loop(run(args.port, compression), loop)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

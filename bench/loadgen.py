@@ -1,0 +1,441 @@
+"""The load generator: N real WebSocket connections, each with one message in flight.
+
+``python -m bench.loadgen --url ws://127.0.0.1:P/ws --mode race|echo -n 1000``
+
+Against the race server (``--mode race``) every connection is a player: it says
+``hello`` and ``seek``s a race with ``mirror`` and ``winnable_only``, so the
+N players make N/2 simultaneous races, each 52 plays per player. At
+``game_start`` a player works out an order that clears its board, then plays
+it as fast as acknowledgements come back: a ``play`` goes out, the player's own
+``played`` (its acknowledgement) comes back, the next ``play`` goes out. After
+``game_over`` it seeks again, so the load holds for the whole run.
+
+Against an echo server (``--mode echo``) every connection sends a play-shaped
+frame and waits for its echo, the same pattern without the game.
+
+A round trip is one ``play`` and its acknowledgement (or one frame and its
+echo). After a warm-up, the generator counts round trips over a fixed window
+and keeps each one's latency; it reads the server's CPU time (``--server-pid``)
+and its own at both ends of the window. Then players stop sending, the last
+acknowledgements come in, and it hangs up. The generator runs on picows (and
+uvloop, when installed) so that it is cheaper per frame than any server it
+measures. Its last line of output is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import time
+import zlib
+from array import array
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias
+
+from picows import WSCloseCode, WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
+
+import engine
+
+from .common import cpu_seconds, raise_open_files, run_loop
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+__all__ = ["Generator", "Result", "connect_all", "main", "measure"]
+
+Mode: TypeAlias = Literal["race", "echo"]
+
+ECHO_FRAME = b'{"type":"play","card":"QH"}'
+"""What an echo connection sends: the size and shape of a ``play``."""
+SEEK = b'{"type":"seek","rules":{"deal":"mirror","winnable_only":true}}'
+CONNECTING = 100
+"""Handshakes in flight at once: more overflow the server's listen backlog."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One measurement window."""
+
+    mode: str
+    deflate: bool
+    connections: int
+    round_trips: int
+    window_s: float
+    rt_per_s: float
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+    races: int
+    errors: int
+    server_cpu_s: float
+    server_cpu_us_per_rt: float
+    generator_cpu_pct: float
+    generator_loop: str
+
+
+class Generator:
+    """The shared state of all connections: the window and its counts."""
+
+    def __init__(self, mode: Mode, *, deflate: bool = False) -> None:
+        self.mode = mode
+        self.deflate = deflate
+        self.clients: list[_Client] = []
+        self.latencies = array("q")  # nanoseconds, round trips inside the window only
+        self.recording = False
+        self.stopping = False
+        self.races = 0
+        self.errors = 0
+        self.in_flight = 0
+        self.drained = asyncio.Event()
+
+    def client(self, index: int) -> _Client:
+        client: _Client = _Racer(self, index) if self.mode == "race" else _Echoer(self, index)
+        self.clients.append(client)
+        return client
+
+    def start(self) -> None:
+        for client in self.clients:
+            client.start()
+
+    def stop(self) -> None:
+        """Send nothing new; ``drained`` is set once every reply has come back."""
+        self.stopping = True
+        if not self.in_flight:
+            self.drained.set()
+
+    def acknowledged(self, sent_ns: int) -> None:
+        if self.recording:
+            self.latencies.append(time.perf_counter_ns() - sent_ns)
+
+    def landed(self) -> None:
+        self.in_flight -= 1
+        if self.stopping and not self.in_flight:
+            self.drained.set()
+
+
+class _Client(WSListener):
+    """One connection; the subclasses say what it sends."""
+
+    def __init__(self, gen: Generator, index: int) -> None:
+        super().__init__()
+        self.gen = gen
+        self.index = index
+        self.transport: WSTransport | None = None
+        self.codec = _Deflate() if gen.deflate else None
+        self.sent_ns = 0
+        self.waiting = False
+        self.closed = False
+
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        self.transport = transport
+
+    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
+        if frame.msg_type == WSMsgType.TEXT:
+            data = frame.get_payload_as_bytes()
+            if frame.rsv1 and self.codec is not None:
+                data = self.codec.inflate(data)
+            self.on_text(data)
+        elif frame.msg_type == WSMsgType.CLOSE:
+            transport.send_close(frame.get_close_code())
+            transport.disconnect()
+
+    def on_ws_disconnected(self, transport: WSTransport) -> None:
+        self.closed = True
+        if self.waiting:
+            self.waiting = False
+            self.gen.errors += 1
+            self.gen.landed()
+
+    def send(self, data: bytes) -> None:
+        """Send one request and start its clock."""
+        assert self.transport is not None
+        self.waiting = True
+        self.gen.in_flight += 1
+        self.sent_ns = time.perf_counter_ns()
+        self.write(data)
+
+    def write(self, data: bytes) -> None:
+        """One text frame, compressed if permessage-deflate was asked for."""
+        assert self.transport is not None
+        if self.codec is None:
+            self.transport.send(WSMsgType.TEXT, data)
+        else:
+            self.transport.send(WSMsgType.TEXT, self.codec.deflate(data), rsv1=True)
+
+    def land(self) -> None:
+        """The reply to the request in flight came back."""
+        self.waiting = False
+        self.gen.landed()
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def on_text(self, data: bytes) -> None:
+        raise NotImplementedError
+
+
+class _Echoer(_Client):
+    def start(self) -> None:
+        self.send(ECHO_FRAME)
+
+    def on_text(self, data: bytes) -> None:
+        self.gen.acknowledged(self.sent_ns)
+        self.land()
+        if not self.gen.stopping:
+            self.send(ECHO_FRAME)
+
+
+class _Racer(_Client):
+    """A player: hello, seek, play the whole board, seek again."""
+
+    def __init__(self, gen: Generator, index: int) -> None:
+        super().__init__(gen, index)
+        self.seat = -1
+        self.plays: list[bytes] = []
+        self.next = 0
+        self.over = True
+        self.welcomed = False
+
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        super().on_ws_connected(transport)
+        name = f"b{os.getpid() % 10_000}x{self.index}"
+        self.write(json.dumps({"type": "hello", "name": name}).encode())
+
+    def start(self) -> None:
+        if self.welcomed:
+            self.write(SEEK)
+
+    def on_text(self, data: bytes) -> None:
+        message = json.loads(data)
+        handler = self._handlers.get(message["type"])
+        if handler is not None:
+            handler(self, message)
+
+    def _played(self, message: dict[str, object]) -> None:
+        if message["seat"] != self.seat or not self.waiting:
+            return  # the opponent's play
+        self.gen.acknowledged(self.sent_ns)
+        self.land()
+        self._play_next()
+
+    def _play_next(self) -> None:
+        if self.over or self.gen.stopping or self.next >= len(self.plays):
+            return
+        self.next += 1
+        self.send(self.plays[self.next - 1])
+
+    def _game_start(self, message: dict[str, object]) -> None:
+        self.seat = message["seat"]  # type: ignore[assignment]
+        boards: list[dict[str, object]] = message["boards"]  # type: ignore[assignment]
+        self.plays = [
+            json.dumps({"type": "play", "card": card}).encode()
+            for card in clearing_order(boards[self.seat])
+        ]
+        self.next, self.over = 0, False
+        self._play_next()
+
+    def _game_over(self, message: dict[str, object]) -> None:
+        self.over = True
+        self.gen.races += self.seat  # each race once: its seat 1 player counts it
+        if not self.waiting and not self.gen.stopping:
+            self.write(SEEK)
+
+    def _error(self, message: dict[str, object]) -> None:
+        # The loser's last play may reach the server after the race ended:
+        # its answer is game_over, which is no fault of the server's.
+        if message.get("code") != "game_over":
+            self.gen.errors += 1
+        if self.waiting:
+            self.land()
+        if self.over and not self.gen.stopping:
+            self.write(SEEK)
+
+    def _welcome(self, message: dict[str, object]) -> None:
+        self.welcomed = True
+
+    _handlers: ClassVar[dict[str, Callable[[_Racer, dict[str, object]], None]]] = {
+        "played": _played,
+        "game_start": _game_start,
+        "game_over": _game_over,
+        "error": _error,
+        "welcome": _welcome,
+    }
+
+
+def clearing_order(board: dict[str, object]) -> list[str]:
+    """An order of plays that takes this wire board as far as it goes (for a winnable
+    layout, all 52 cards): the engine's legal plays, first one each time."""
+    parse = engine.Card.parse
+    beds: list[list[str]] = board["beds"]  # type: ignore[assignment]
+    bouquet: list[str] = board["bouquet"]  # type: ignore[assignment]
+    found: dict[str, int] = board["foundations"]  # type: ignore[assignment]
+    state = engine.Board.from_parts(
+        [[parse(code) for code in bed] for bed in beds],
+        [parse(code) for code in bouquet],
+        [found[suit] for suit in "SHDC"],
+        0,
+    )
+    order: list[str] = []
+    while plays := state.legal_plays():
+        state.play(plays[0])
+        order.append(str(plays[0]))
+    return order
+
+
+class _Deflate:
+    """permessage-deflate for one connection (RFC 7692), with context takeover."""
+
+    __slots__ = ("_in", "_out")
+
+    def __init__(self) -> None:
+        # 12 bits: no more than websockets lets a client use by default.
+        self._out = zlib.compressobj(wbits=-12)
+        self._in = zlib.decompressobj(wbits=-15)
+
+    def deflate(self, data: bytes) -> bytes:
+        return (self._out.compress(data) + self._out.flush(zlib.Z_SYNC_FLUSH))[:-4]
+
+    def inflate(self, data: bytes) -> bytes:
+        return self._in.decompress(data + b"\x00\x00\xff\xff")
+
+
+DEFLATE_OFFER = {"Sec-WebSocket-Extensions": "permessage-deflate; client_max_window_bits"}
+
+
+async def connect_all(url: str, clients: Sequence[WSListener], *, deflate: bool = False) -> None:
+    """Open one connection per client, ``CONNECTING`` handshakes at a time."""
+    gate = asyncio.Semaphore(CONNECTING)
+    headers = DEFLATE_OFFER if deflate else None
+
+    async def connect(client: WSListener) -> None:
+        async with gate:
+            # A small first read buffer: it grows for the rare large frame.
+            await ws_connect(lambda: client, url, read_buffer_init_size=2048, extra_headers=headers)
+
+    await asyncio.gather(*(connect(client) for client in clients))
+
+
+async def _until(ready: Callable[[], bool], timeout: float) -> None:
+    """Wait for ``ready()`` to hold, checking every 20 ms; raise TimeoutError after ``timeout``."""
+    async with asyncio.timeout(timeout):
+        while not ready():
+            await asyncio.sleep(0.02)
+
+
+def _ms(values: Sequence[int], share: float) -> float:
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(share * len(values)))] / 1e6
+
+
+async def measure(
+    url: str,
+    *,
+    mode: Mode,
+    connections: int,
+    warmup: float,
+    window: float,
+    server_pid: int | None,
+    deflate: bool = False,
+) -> Result:
+    """Connect, warm up, measure one window, stop, hang up."""
+    gen = Generator(mode, deflate=deflate)
+    clients = [gen.client(index) for index in range(connections)]
+    await connect_all(url, clients, deflate=deflate)
+    if mode == "race":
+        await _until(lambda: all(c.welcomed for c in clients if isinstance(c, _Racer)), 60)
+    gen.start()
+    await asyncio.sleep(warmup)
+    started, own, server = time.perf_counter(), _own_cpu(), _cpu(server_pid)
+    gen.recording = True
+    await asyncio.sleep(window)
+    gen.recording = False
+    elapsed = time.perf_counter() - started
+    own, server = _own_cpu() - own, _cpu(server_pid) - server
+    gen.stop()
+    try:
+        await asyncio.wait_for(gen.drained.wait(), 5)
+    finally:
+        await _hang_up(clients)
+    return _result(gen, elapsed, own, server)
+
+
+def _result(gen: Generator, elapsed: float, own_cpu: float, server_cpu: float) -> Result:
+    latencies = sorted(gen.latencies)
+    count = len(latencies)
+    return Result(
+        mode=gen.mode,
+        deflate=gen.deflate,
+        connections=len(gen.clients),
+        round_trips=count,
+        window_s=round(elapsed, 3),
+        rt_per_s=round(count / elapsed, 1),
+        p50_ms=round(_ms(latencies, 0.50), 3),
+        p99_ms=round(_ms(latencies, 0.99), 3),
+        max_ms=round(latencies[-1] / 1e6 if latencies else float("nan"), 3),
+        races=gen.races,
+        errors=gen.errors,
+        server_cpu_s=round(server_cpu, 3),
+        server_cpu_us_per_rt=round(server_cpu / count * 1e6, 2) if count else float("nan"),
+        generator_cpu_pct=round(own_cpu / elapsed * 100, 1),
+        generator_loop=type(asyncio.get_running_loop()).__module__.split(".")[0],
+    )
+
+
+async def _hang_up(clients: Sequence[_Client]) -> None:
+    for client in clients:
+        if client.transport is not None and not client.closed:
+            client.transport.send_close(WSCloseCode.OK)
+            client.transport.disconnect()
+    await asyncio.sleep(0.2)  # let the close frames go out
+
+
+def _own_cpu() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+def _cpu(pid: int | None) -> float:
+    return cpu_seconds(pid) if pid is not None else 0.0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.loadgen", description=__doc__)
+    parser.add_argument("--url", required=True, help="ws://127.0.0.1:PORT/ws")
+    parser.add_argument("--mode", choices=("race", "echo"), required=True)
+    parser.add_argument("-n", "--connections", type=int, default=1000)
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds before the window")
+    parser.add_argument("--window", type=float, default=5.0, help="seconds measured")
+    parser.add_argument("--server-pid", type=int, help="read this process's CPU time")
+    parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
+    args = parser.parse_args(argv)
+    if not args.url.startswith("ws://127.0.0.1:"):
+        parser.error("the generator only loads servers on 127.0.0.1")
+    raise_open_files()
+    run = measure(
+        args.url,
+        mode=args.mode,
+        connections=args.connections,
+        warmup=args.warmup,
+        window=args.window,
+        server_pid=args.server_pid,
+        deflate=args.deflate,
+    )
+    result = run_loop(run, "uvloop" if _has_uvloop() else "asyncio")
+    print(json.dumps(asdict(result)))
+    return 0
+
+
+def _has_uvloop() -> bool:
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,187 @@
+"""The load benchmark's report: the Markdown tables, the chart and the summary.
+
+Everything is a ratio to the ``websockets`` echo measured in the same run at the
+same load and on the same loop: absolute figures move with the machine and
+with whatever else it runs, the ratio much less.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+from importlib.metadata import version
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .run import Sample
+
+__all__ = ["machine", "summary", "throughput_table", "write"]
+
+
+def _find(samples: Sequence[Sample], server: str, loop: str, n: int) -> dict[str, Any]:
+    for sample in samples:
+        if (sample.server, sample.loop, sample.result["connections"]) == (server, loop, n):
+            return sample.result
+    raise KeyError((server, loop, n))
+
+
+def summary(samples: Sequence[Sample], n: int, loop: str = "asyncio") -> dict[str, Any]:
+    """The last line of a run: the race server against the echo at ``n`` connections."""
+    race, echo = _find(samples, "race", loop, n), _find(samples, "websockets", loop, n)
+    picows = _find(samples, "picows", loop, n)
+    return {
+        "connections": n,
+        "loop": loop,
+        "race_rt_per_s": race["rt_per_s"],
+        "echo_rt_per_s": echo["rt_per_s"],
+        "picows_rt_per_s": picows["rt_per_s"],
+        "ratio": round(race["rt_per_s"] / echo["rt_per_s"], 3),
+        "race_p50_ms": race["p50_ms"],
+        "race_p99_ms": race["p99_ms"],
+        "echo_p50_ms": echo["p50_ms"],
+        "echo_p99_ms": echo["p99_ms"],
+        "p99_ratio": round(race["p99_ms"] / echo["p99_ms"], 3),
+        "race_cpu_us_per_rt": race["server_cpu_us_per_rt"],
+        "echo_cpu_us_per_rt": echo["server_cpu_us_per_rt"],
+        "race_errors": race["errors"],
+    }
+
+
+def throughput_table(samples: Sequence[Sample], loop: str, sizes: Sequence[int]) -> str:
+    head = (
+        "| connections | race rt/s | echo rt/s | picows rt/s | ratio | race p50 / p99 ms "
+        "| echo p50 / p99 ms | p99 ratio | race CPU µs/rt | echo CPU µs/rt |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    )
+    rows = [head]
+    for n in sizes:
+        s = summary(samples, n, loop)
+        rows.append(
+            f"| {n:,} | {s['race_rt_per_s']:,.0f} | {s['echo_rt_per_s']:,.0f} "
+            f"| {s['picows_rt_per_s']:,.0f} | **{s['ratio']:.2f}** "
+            f"| {s['race_p50_ms']:.1f} / {s['race_p99_ms']:.1f} "
+            f"| {s['echo_p50_ms']:.1f} / {s['echo_p99_ms']:.1f} | {s['p99_ratio']:.2f} "
+            f"| {s['race_cpu_us_per_rt']:.0f} | {s['echo_cpu_us_per_rt']:.0f} |"
+        )
+    return "\n".join(rows)
+
+
+def generator_table(samples: Sequence[Sample]) -> str:
+    rows = ["| server | loop | connections | rt/s | generator CPU |", "|---|---|---:|---:|---:|"]
+    rows += [
+        f"| {s.server} | {s.loop} | {s.result['connections']:,} | {s.result['rt_per_s']:,.0f} "
+        f"| {s.result['generator_cpu_pct']:.0f}% |"
+        for s in samples
+        if s.compression == "none"
+    ]
+    return "\n".join(rows)
+
+
+def deflate_table(plain: Sequence[Sample], deflate: Sequence[Sample], n: int) -> str:
+    rows = ["| server | rt/s, no compression | rt/s, deflate | change |", "|---|---:|---:|---:|"]
+    for sample in deflate:
+        off = _find(plain, sample.server, "asyncio", n)["rt_per_s"]
+        on = sample.result["rt_per_s"]
+        rows.append(f"| {sample.server} | {off:,.0f} | {on:,.0f} | {on / off - 1:+.0%} |")
+    return "\n".join(rows)
+
+
+def memory_table(memory: dict[str, list[dict[str, Any]]]) -> str:
+    rows = ["| server | connections | server RSS MiB | KiB per idle connection |"]
+    rows.append("|---|---:|---:|---:|")
+    for name, steps in memory.items():
+        rows += [
+            f"| {name} | {s['connections']:,} | {s['rss_mib']:.0f} "
+            f"| **{s['per_connection_kib']:.1f}** |"
+            for s in steps
+        ]
+    return "\n".join(rows)
+
+
+def machine() -> str:
+    """The CPU, the core count and the versions that the figures depend on."""
+    cpu = "unknown CPU"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    return (
+        f"{cpu}, {os.cpu_count()} cores; "
+        f"{platform.python_implementation()} {platform.python_version()}, "
+        f"websockets {version('websockets')}, pydantic {version('pydantic')}, "
+        f"picows {version('picows')}, uvloop {version('uvloop')}"
+    )
+
+
+def chart(samples: Sequence[Sample], sizes: Sequence[int], path: Path) -> None:
+    """Round trips per second by connections: the three servers on each loop."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display: write the file only
+    import matplotlib.pyplot as plt
+
+    loops = sorted({s.loop for s in samples}, key=["asyncio", "uvloop"].index)
+    fig, axes = plt.subplots(1, len(loops), figsize=(5.5 * len(loops), 4), sharey=True)
+    axes = [axes] if len(loops) == 1 else list(axes)
+    width = 0.27
+    for ax, loop in zip(axes, loops, strict=True):
+        for offset, server in enumerate(("websockets", "race", "picows")):
+            values = [_find(samples, server, loop, n)["rt_per_s"] for n in sizes]
+            xs = [i + (offset - 1) * width for i in range(len(sizes))]
+            ax.bar(xs, values, width, label=_LABELS[server])
+        for i, n in enumerate(sizes):
+            ratio = summary(samples, n, loop)["ratio"]
+            race = _find(samples, "race", loop, n)["rt_per_s"]
+            ax.annotate(f"{ratio:.2f}x", (i, race), ha="center", va="bottom", fontsize=8)
+        ax.set_xticks(range(len(sizes)), [f"{n:,}" for n in sizes])
+        ax.set_xlabel("connections")
+        ax.set_title(f"{loop} loop")
+    axes[0].set_ylabel("play round trips / s")
+    axes[0].legend(fontsize=8)
+    fig.suptitle("Race server vs raw websockets echo (ratio above the race bars)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
+_LABELS = {
+    "websockets": "websockets echo",
+    "race": "race server",
+    "picows": "picows echo (generator check)",
+}
+
+
+def write(
+    samples: Sequence[Sample],
+    deflate: Sequence[Sample],
+    memory: dict[str, list[dict[str, Any]]],
+    sizes: Sequence[int],
+    folder: Path,
+) -> None:
+    """``report.md`` and ``throughput.png`` in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    chart(samples, sizes, folder / "throughput.png")
+    loops = sorted({s.loop for s in samples}, key=["asyncio", "uvloop"].index)
+    parts = [
+        "# Load benchmark",
+        "",
+        f"Measured by `make bench` on: {machine()}.",
+        "Server pinned to core 0, generator to core 1; every figure of a table comes from",
+        "the same run and the same generator. A round trip is one `play` and the",
+        "mover's `played` (or one frame and its echo); each connection has one in flight.",
+        "",
+        "![throughput](throughput.png)",
+    ]
+    for loop in loops:
+        parts += ["", f"## Throughput and latency, {loop} loop", ""]
+        parts.append(throughput_table(samples, loop, sizes))
+    parts += ["", "## permessage-deflate, 1,000 connections, asyncio loop", ""]
+    parts.append(deflate_table(samples, deflate, 1000))
+    parts += ["", "## Memory per idle connection (asyncio loop)", "", memory_table(memory)]
+    parts += ["", "## The generator is not the bottleneck", ""]
+    parts.append("Its own CPU use over each window (100% is its whole core):")
+    parts += ["", generator_table(samples), ""]
+    (folder / "report.md").write_text("\n".join(parts))

@@ -1,0 +1,1 @@
+"""Fuzz targets (atheris); not run by ``make test``, see each module's docstring."""
