@@ -21,7 +21,7 @@ from .store import SqliteStore
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["main", "run", "tune_gc"]
+__all__ = ["main", "on_signals", "run", "tune_gc"]
 
 GC_THRESHOLDS = (50_000, 20, 100)
 """Collect the youngest generation every 50,000 net allocations rather than 700."""
@@ -41,12 +41,28 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def on_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+    """Set ``stop`` on SIGTERM or SIGINT, even when the loop is flooded with wake-ups.
+
+    ``loop.add_signal_handler`` learns of a signal only through a byte on the
+    loop's wake-up socket, and that byte is lost when the socket is full (a
+    thousand store writes finishing at once fill it). A plain Python handler
+    runs in the main thread whatever the socket holds, and queues ``stop.set``
+    with ``call_soon_threadsafe``, which keeps the callback even when its own
+    wake-up byte cannot be written.
+    """
+
+    def handler(signum: int, frame: object) -> None:
+        loop.call_soon_threadsafe(stop.set)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, handler)
+
+
 async def run(settings: Settings) -> None:
     """Serve until a signal asks to stop."""
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    on_signals(asyncio.get_running_loop(), stop)
     server = GameServer(settings, SqliteStore(settings.db))
     async with server:
         await stop.wait()
