@@ -25,6 +25,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from protocol import (
     PROTOCOL_VERSION,
@@ -37,6 +38,7 @@ from protocol import (
     encode,
 )
 
+from .connection import CLOSE_TIMEOUT, tracked
 from .events import Output, RaceEnded, Refused
 from .identity import Identity, Registry
 from .limits import RateLimiter, Verdict
@@ -61,7 +63,7 @@ log = logging.getLogger("flowergarden.server")
 class _Conn:
     """One websocket and what the glue knows of it."""
 
-    __slots__ = ("ip", "limiter", "outbox", "player", "replaced", "ws")
+    __slots__ = ("closing", "ip", "limiter", "outbox", "player", "replaced", "ws")
 
     def __init__(
         self, ws: ServerConnection, send_queue: int, limiter: RateLimiter, writer: Writer
@@ -73,6 +75,8 @@ class _Conn:
         self.player: Identity | None = None
         self.replaced = False
         """A newer connection took this one's player: it is closing with 4000."""
+        self.closing = False
+        """The server is closing this connection (1003, 1008): its frames are dropped."""
 
     def send(self, message: ServerMessage) -> None:
         self.outbox.push(encode(message).encode())
@@ -106,6 +110,8 @@ class GameServer:
         self.closing = False
         self._server: Server | None = None
         self._conns: dict[str, _Conn] = {}
+        self._connections: set[ServerConnection] = set()
+        """Every connection whose TCP connection is open, in its handshake or not."""
         self._per_ip: dict[str, int] = {}
         self._timers = RaceTimers(self.lobby.deadline, self._tick, clock)
         self._writer = Writer()
@@ -130,6 +136,8 @@ class GameServer:
             max_size=self.settings.max_message,
             compression=self._compression,
             open_timeout=self.settings.hello_timeout,
+            close_timeout=CLOSE_TIMEOUT,
+            create_connection=tracked(self._connections),
         )
         self._port = next(iter(self._server.sockets)).getsockname()[1]
         log.info("listening on %s", self.url)
@@ -167,6 +175,11 @@ class GameServer:
         await self.store.close()
         if server is not None:
             server.close()
+            # Connections still in their opening handshake would hold
+            # wait_closed for up to --hello-timeout: nobody waits for them.
+            for connection in list(self._connections):
+                if connection.protocol.state is State.CONNECTING:
+                    connection.transport.abort()
             await server.wait_closed()
         log.info("closed")
 
@@ -243,24 +256,40 @@ class GameServer:
                 await conn.outbox.close()
 
     async def _read(self, conn: _Conn) -> None:
-        ws = conn.ws
-        async for frame in ws:
-            if conn.replaced:
-                continue  # frames sent before a newer connection took the player over
+        async for frame in conn.ws:
+            if conn.replaced or conn.closing:
+                # Frames sent before a newer connection took the player over, or
+                # after the server began closing: read (so that the peer's close
+                # frame is seen) and dropped.
+                continue
             verdict = conn.limiter.admit(self.clock())
             if verdict is Verdict.LIMIT:
                 conn.send(Error(code="rate_limited", message="too many messages; slow down"))
             if verdict is Verdict.CLOSE:
-                await conn.outbox.flush()
-                await ws.close(1008, "too many messages")
-                return
+                self._let_go(conn, 1008, "too many messages")
+                continue
             if verdict is not Verdict.ACCEPT:
                 continue
             if isinstance(frame, bytes):
-                await conn.outbox.flush()
-                await ws.close(1003, "binary frames are refused")
-                return
+                self._let_go(conn, 1003, "binary frames are refused")
+                continue
             await self._on_frame(conn, frame)
+
+    def _let_go(self, conn: _Conn, code: int, reason: str) -> None:
+        """Close ``conn`` with ``code``, its player gone from the lobby at once.
+
+        The close runs in its own task while the handler goes on reading (and
+        dropping) frames: websockets stops reading once 16 messages are unread,
+        so a handler that awaited the closing handshake would never see the
+        peer's close frame behind them.
+        """
+        conn.closing = True
+        self._gone(conn)
+        self._spawn(self._close_after_flush(conn, code, reason))
+
+    async def _close_after_flush(self, conn: _Conn, code: int, reason: str) -> None:
+        await conn.outbox.flush()
+        await conn.ws.close(code, reason)
 
     def _hello_timeout(self, conn: _Conn) -> None:
         if conn.player is None and not conn.replaced:

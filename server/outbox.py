@@ -142,6 +142,11 @@ class Outbox:
         if ws.protocol.state is not State.OPEN:
             frames.clear()  # closing: nothing more goes out, as a send would raise
         protocol = ws.protocol
+        # Without extensions (no permessage-deflate) a server's text frame is
+        # a header and the payload, unmasked: built here, it skips a Frame
+        # object and its serialisation per frame.
+        plain = not protocol.extensions
+        data = protocol.data_to_send()  # anything websockets queued goes first
         while frames:
             frame, barrier = frames[0]
             if barrier is not None and not barrier.done():
@@ -153,8 +158,12 @@ class Outbox:
                 self._drainer = asyncio.ensure_future(self._drain())
                 break
             frames.popleft()
-            protocol.send_text(frame)
-        data = protocol.data_to_send()
+            if plain:
+                data.append(_text_header(len(frame)))
+                data.append(frame)
+            else:
+                protocol.send_text(frame)
+                data.extend(protocol.data_to_send())
         if data:
             ws.transport.write(b"".join(data))
         if not frames:
@@ -183,3 +192,12 @@ class Outbox:
             if not self._flushed.done():
                 self._flushed.set_result(None)
             self._flushed = None
+
+
+def _text_header(length: int) -> bytes:
+    """The header of an unmasked, unfragmented text frame (RFC 6455, 5.2) of ``length`` bytes."""
+    if length < 126:
+        return bytes((0x81, length))
+    if length < 0x10000:
+        return b"\x81\x7e" + length.to_bytes(2, "big")
+    return b"\x81\x7f" + length.to_bytes(8, "big")

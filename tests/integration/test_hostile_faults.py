@@ -14,7 +14,6 @@ import sqlite3
 import time
 from typing import TYPE_CHECKING
 
-import pytest
 from websockets.exceptions import ConnectionClosed
 
 from .conftest import legal, play_out
@@ -106,17 +105,6 @@ class SlowShutdown(AssertionError):
 PROMPT_EXIT_S = 5.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=SlowShutdown,
-    reason=(
-        "shutdown waits websockets' timeouts out (10 s with the defaults): for a client "
-        "closed with 1008 after a flood (server/app.py GameServer._read awaits ws.close while "
-        "nothing reads: see test_hostile_flood.py), and for a connection stalled in its "
-        "opening handshake (GameServer._shut_down awaits server.wait_closed, which waits for "
-        "open_timeout = --hello-timeout); over Docker's default 10 s stop grace"
-    ),
-)
 async def test_sigterm_with_hostile_clients_connected(cli_server, connect, player, race, tmp_path):
     cli = await cli_server(tmp_path / "term.sqlite3")
     racing = await race(cli.url)

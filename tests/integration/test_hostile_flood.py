@@ -16,7 +16,6 @@ import contextlib
 import json
 import time
 
-import pytest
 from websockets.exceptions import ConnectionClosed
 
 from protocol import decode_server
@@ -87,15 +86,6 @@ async def test_a_flood_is_limited_then_closed_1008_and_a_race_keeps_its_latency(
     assert [e["seq"] for e in lockstep.events] == list(range(1, len(lockstep.events) + 1))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "server/app.py GameServer._read: on Verdict.CLOSE it awaits ws.close(1008) while it no "
-        "longer reads; websockets stops reading once 16 frames are unread, so the flooder's "
-        "close reply (behind its unread frames) is never seen and the handler, the player's "
-        "'online' presence and its per-IP slot linger for websockets' close_timeout (10 s)"
-    ),
-)
 async def test_a_flooder_closed_with_1008_is_let_go_at_once(cli_server, race, tmp_path):
     cli = await cli_server(tmp_path / "flood.sqlite3", "--grace", "30")
     racing = await race(cli.url)
