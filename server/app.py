@@ -14,7 +14,6 @@ itself), 4000 for a connection replaced by a newer one with the same token.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -22,9 +21,7 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
-from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from protocol import (
@@ -38,18 +35,20 @@ from protocol import (
     encode,
 )
 
-from .connection import CLOSE_TIMEOUT, tracked
+from .connection import CLOSE_TIMEOUT, Conn, error, ip_of, json_response, tracked, with_id
 from .events import Output, RaceEnded, Refused
 from .identity import Identity, Registry
 from .limits import RateLimiter, Verdict
 from .lobby import Lobby
-from .outbox import Outbox, Writer
+from .outbox import Writer
 from .timers import RaceTimers
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
 
-    from protocol import ClientMessage, RequestId, ServerMessage
+    from websockets.http11 import Request, Response
+
+    from protocol import ClientMessage, RequestId
 
     from .config import Settings
     from .record import RaceRecord
@@ -58,28 +57,6 @@ if TYPE_CHECKING:
 __all__ = ["GameServer"]
 
 log = logging.getLogger("flowergarden.server")
-
-
-class _Conn:
-    """One websocket and what the glue knows of it."""
-
-    __slots__ = ("closing", "ip", "limiter", "outbox", "player", "replaced", "ws")
-
-    def __init__(
-        self, ws: ServerConnection, send_queue: int, limiter: RateLimiter, writer: Writer
-    ) -> None:
-        self.ws = ws
-        self.ip = _ip_of(ws)
-        self.outbox = Outbox(ws, send_queue, writer)
-        self.limiter = limiter
-        self.player: Identity | None = None
-        self.replaced = False
-        """A newer connection took this one's player: it is closing with 4000."""
-        self.closing = False
-        """The server is closing this connection (1003, 1008): its frames are dropped."""
-
-    def send(self, message: ServerMessage) -> None:
-        self.outbox.push(encode(message).encode())
 
 
 class GameServer:
@@ -109,7 +86,7 @@ class GameServer:
         self.registry = Registry()
         self.closing = False
         self._server: Server | None = None
-        self._conns: dict[str, _Conn] = {}
+        self._conns: dict[str, Conn] = {}
         self._connections: set[ServerConnection] = set()
         """Every connection whose TCP connection is open, in its handshake or not."""
         self._per_ip: dict[str, int] = {}
@@ -212,12 +189,12 @@ class GameServer:
                 "online": self.lobby.online,
                 "connections": len(self._conns),
             }
-            return _json_response(status, body)
+            return json_response(status, body)
         if request.path != "/ws":
             return connection.respond(HTTPStatus.NOT_FOUND, "Not found: the websocket is at /ws\n")
         if self.closing:
             return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "Shutting down\n")
-        if self._per_ip.get(_ip_of(connection), 0) >= self.settings.max_connections_per_ip:
+        if self._per_ip.get(ip_of(connection), 0) >= self.settings.max_connections_per_ip:
             return connection.respond(HTTPStatus.TOO_MANY_REQUESTS, "Too many connections\n")
         return None
 
@@ -234,7 +211,7 @@ class GameServer:
                 self._idle.set()
 
     async def _serve(self, ws: ServerConnection) -> None:
-        conn = _Conn(ws, self.settings.send_queue, self._limiter(), self._writer)
+        conn = Conn(ws, self.settings.send_queue, self._limiter(), self._writer)
         self._per_ip[conn.ip] = self._per_ip.get(conn.ip, 0) + 1
         hello_timer = asyncio.get_running_loop().call_later(
             self.settings.hello_timeout, self._hello_timeout, conn
@@ -255,7 +232,7 @@ class GameServer:
             finally:
                 await conn.outbox.close()
 
-    async def _read(self, conn: _Conn) -> None:
+    async def _read(self, conn: Conn) -> None:
         async for frame in conn.ws:
             if conn.replaced or conn.closing:
                 # Frames sent before a newer connection took the player over, or
@@ -275,7 +252,7 @@ class GameServer:
                 continue
             await self._on_frame(conn, frame)
 
-    def _let_go(self, conn: _Conn, code: int, reason: str) -> None:
+    def _let_go(self, conn: Conn, code: int, reason: str) -> None:
         """Close ``conn`` with ``code``, its player gone from the lobby at once.
 
         The close runs in its own task while the handler goes on reading (and
@@ -287,15 +264,15 @@ class GameServer:
         self._gone(conn)
         self._spawn(self._close_after_flush(conn, code, reason))
 
-    async def _close_after_flush(self, conn: _Conn, code: int, reason: str) -> None:
+    async def _close_after_flush(self, conn: Conn, code: int, reason: str) -> None:
         await conn.outbox.flush()
         await conn.ws.close(code, reason)
 
-    def _hello_timeout(self, conn: _Conn) -> None:
+    def _hello_timeout(self, conn: Conn) -> None:
         if conn.player is None and not conn.replaced:
             self._spawn(conn.ws.close(1008, "no hello in time"))
 
-    async def _on_frame(self, conn: _Conn, frame: str) -> None:
+    async def _on_frame(self, conn: Conn, frame: str) -> None:
         try:
             message = decode(frame)
         except DecodeError as exc:
@@ -305,10 +282,10 @@ class GameServer:
             if isinstance(message, Hello):
                 await self._hello(conn, message)
             else:
-                conn.send(_error("hello_first", "say hello first", message.id))
+                conn.send(error("hello_first", "say hello first", message.id))
             return
         if isinstance(message, Hello):
-            conn.send(_error("busy", "you have already said hello", message.id))
+            conn.send(error("busy", "you have already said hello", message.id))
             return
         self._command(conn.player.player_id, message)
 
@@ -316,7 +293,7 @@ class GameServer:
         try:
             outputs = self.lobby.handle(player_id, message, self.clock())
         except Refused as refused:
-            self._conns[player_id].send(_error(refused.code, refused.message, message.id))
+            self._conns[player_id].send(error(refused.code, refused.message, message.id))
             return
         self._deliver(outputs, player_id, message.id)
         if message.type == "play":
@@ -330,11 +307,11 @@ class GameServer:
 
     # -- identity --------------------------------------------------------------
 
-    async def _hello(self, conn: _Conn, hello: Hello) -> None:
+    async def _hello(self, conn: Conn, hello: Hello) -> None:
         try:
             identity, token = await self._identify(hello)
         except Refused as refused:
-            conn.send(_error(refused.code, refused.message, hello.id))
+            conn.send(error(refused.code, refused.message, hello.id))
             return
         conn.player = identity
         welcome = Welcome(
@@ -371,7 +348,7 @@ class GameServer:
             raise Refused("name_taken", "that name could not be registered") from None
         return identity, token
 
-    def _gone(self, conn: _Conn) -> None:
+    def _gone(self, conn: Conn) -> None:
         identity = conn.player
         if identity is None or self._conns.get(identity.player_id) is not conn:
             return
@@ -404,7 +381,7 @@ class GameServer:
                 if conn is None:
                     continue
                 if player_id == sender and request_id is not None:
-                    conn.outbox.push(_with_id(frame, message, request_id), barrier)
+                    conn.outbox.push(with_id(frame, message, request_id), barrier)
                     request_id = None
                 else:
                     conn.outbox.push(frame, barrier)
@@ -446,29 +423,3 @@ class GameServer:
 
     def _tick(self, game_id: str) -> None:
         self._deliver(self.lobby.tick(game_id, self.clock()), "", None)
-
-
-def _error(code: str, message: str, request_id: RequestId | None) -> Error:
-    return Error.model_validate({"code": code, "message": message, "id": request_id})
-
-
-def _with_id(frame: bytes, message: ServerMessage, request_id: RequestId) -> bytes:
-    """``frame`` (the encoding of ``message``) with the request's ``id`` added.
-
-    Appending the member to the shared frame saves a copy of the model and a
-    second encoding for every request that carries an id.
-    """
-    if message.id is not None:  # pragma: no cover - the cores never set one
-        return encode(message.model_copy(update={"id": request_id})).encode()
-    return b'%s,"id":%s}' % (frame[:-1], json.dumps(request_id).encode())
-
-
-def _ip_of(ws: ServerConnection) -> str:
-    address = ws.remote_address
-    return str(address[0]) if address else "?"
-
-
-def _json_response(status: HTTPStatus, body: object) -> Response:
-    data = (json.dumps(body) + "\n").encode()
-    headers = Headers([("Content-Type", "application/json"), ("Content-Length", str(len(data)))])
-    return Response(status.value, status.phrase, headers, data)

@@ -1,15 +1,34 @@
-"""The websockets connection class of the server, and how long a close may take."""
+"""One websocket as the glue sees it, and the small helpers that frame replies.
+
+:class:`Conn` pairs a websocket with its outbox, rate limiter and player;
+:func:`tracked` makes the connection class that lets shutdown see connections
+still in their opening handshake.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
+from websockets.http11 import Response
+
+from protocol import Error, encode
+
+from .outbox import Outbox
 
 if TYPE_CHECKING:
     import asyncio
+    from http import HTTPStatus
 
-__all__ = ["CLOSE_TIMEOUT", "tracked"]
+    from protocol import RequestId, ServerMessage
+
+    from .identity import Identity
+    from .limits import RateLimiter
+    from .outbox import Writer
+
+__all__ = ["CLOSE_TIMEOUT", "Conn", "error", "ip_of", "json_response", "tracked", "with_id"]
 
 CLOSE_TIMEOUT = 3.0
 """Seconds a closing handshake may take before the TCP connection is aborted
@@ -34,3 +53,51 @@ def tracked(connections: set[ServerConnection]) -> type[ServerConnection]:
             super().connection_lost(exc)
 
     return Tracked
+
+
+class Conn:
+    """One websocket and what the glue knows of it."""
+
+    __slots__ = ("closing", "ip", "limiter", "outbox", "player", "replaced", "ws")
+
+    def __init__(
+        self, ws: ServerConnection, send_queue: int, limiter: RateLimiter, writer: Writer
+    ) -> None:
+        self.ws = ws
+        self.ip = ip_of(ws)
+        self.outbox = Outbox(ws, send_queue, writer)
+        self.limiter = limiter
+        self.player: Identity | None = None
+        self.replaced = False
+        """A newer connection took this one's player: it is closing with 4000."""
+        self.closing = False
+        """The server is closing this connection (1003, 1008): its frames are dropped."""
+
+    def send(self, message: ServerMessage) -> None:
+        self.outbox.push(encode(message).encode())
+
+
+def error(code: str, message: str, request_id: RequestId | None) -> Error:
+    return Error.model_validate({"code": code, "message": message, "id": request_id})
+
+
+def with_id(frame: bytes, message: ServerMessage, request_id: RequestId) -> bytes:
+    """``frame`` (the encoding of ``message``) with the request's ``id`` added.
+
+    Appending the member to the shared frame saves a copy of the model and a
+    second encoding for every request that carries an id.
+    """
+    if message.id is not None:  # pragma: no cover - the cores never set one
+        return encode(message.model_copy(update={"id": request_id})).encode()
+    return b'%s,"id":%s}' % (frame[:-1], json.dumps(request_id).encode())
+
+
+def ip_of(ws: ServerConnection) -> str:
+    address = ws.remote_address
+    return str(address[0]) if address else "?"
+
+
+def json_response(status: HTTPStatus, body: object) -> Response:
+    data = (json.dumps(body) + "\n").encode()
+    headers = Headers([("Content-Type", "application/json"), ("Content-Length", str(len(data)))])
+    return Response(status.value, status.phrase, headers, data)
