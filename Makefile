@@ -20,6 +20,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The benchmarks' own dependencies (picows, uvloop, matplotlib, py-spy): the
+# benchmarks need them to run, and mypy to check the bench package.
+BENCH_STAMP := $(VENV)/.installed-bench
+
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	touch $(BENCH_STAMP)
+
 venv: $(STAMP)  ## create .venv and install the project with its dev tools
 
 serve: $(STAMP)  ## run the race server on $(HOST):$(PORT) with SQLite file $(DB)
@@ -38,7 +46,7 @@ lint: $(STAMP)  ## ruff (lint and format) and hadolint on the Dockerfile
 	$(BIN)/ruff format --check .
 	$(BIN)/hadolint Dockerfile
 
-typecheck: $(STAMP)  ## mypy --strict on the four packages and the benchmarks
+typecheck: $(BENCH_STAMP)  ## mypy --strict on the four packages and the benchmarks
 	$(BIN)/mypy --strict $(PACKAGES)
 
 pytest: $(STAMP)  ## the test suite
@@ -49,12 +57,6 @@ schema: $(STAMP)  ## regenerate protocol/schema/*.json from the models
 
 stats: $(STAMP)  ## deal statistics with 95% confidence intervals
 	$(BIN)/python -m engine stats --deals 200000
-
-BENCH_STAMP := $(VENV)/.installed-bench
-
-$(BENCH_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
-	touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)  ## the benchmarks: engine speed, then the load benchmark (a few minutes)
 	$(BIN)/python -m bench.engine
