@@ -19,12 +19,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
-import logging
 import signal
 import sys
 from typing import TYPE_CHECKING
 
-from server.__main__ import tune_gc
+from server.__main__ import configure_logging, tune_gc
 from server.app import GameServer
 from server.config import Settings
 from server.limits import RateLimiter
@@ -65,12 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = Settings(
         port=args.port, db=args.db, log_level=args.log_level, max_connections_per_ip=1_000_000
     )
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-    logging.getLogger("websockets").setLevel(logging.WARNING)
+    configure_logging(settings.log_level)
     raise_open_files()
     tune_gc()
     compression = None if args.compression == "none" else "deflate"

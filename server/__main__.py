@@ -21,7 +21,7 @@ from .store import SqliteStore
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["main", "on_signals", "run", "tune_gc"]
+__all__ = ["configure_logging", "main", "on_signals", "run", "tune_gc"]
 
 GC_THRESHOLDS = (50_000, 20, 100)
 """Collect the youngest generation every 50,000 net allocations rather than 700."""
@@ -69,14 +69,19 @@ async def run(settings: Settings) -> None:
         logging.getLogger("flowergarden.server").info("shutting down")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    settings = parse_args(argv)
+def configure_logging(level: str) -> None:
+    """Timestamped lines on stderr; websockets' own per-connection lines only when they matter."""
     logging.basicConfig(
-        level=settings.log_level.upper(),
+        level=level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
     logging.getLogger("websockets").setLevel(logging.WARNING)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    settings = parse_args(argv)
+    configure_logging(settings.log_level)
     tune_gc()
     asyncio.run(run(settings))
     return 0
