@@ -25,7 +25,7 @@ from .client import (
     Seek,
     Watch,
 )
-from .codec import DecodeError, DecodeErrorCode, decode, decode_server, encode
+from .codec import DecodeError, DecodeErrorCode, decode, decode_server, encode, encode_bytes
 from .common import (
     CARD_PATTERN,
     ERROR_CODES,
@@ -118,5 +118,6 @@ __all__ = [
     "decode",
     "decode_server",
     "encode",
+    "encode_bytes",
     "is_request_id",
 ]

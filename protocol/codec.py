@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
     from .common import Message
 
-__all__ = ["DecodeError", "DecodeErrorCode", "decode", "decode_server", "encode"]
+__all__ = ["DecodeError", "DecodeErrorCode", "decode", "decode_server", "encode", "encode_bytes"]
 
 DecodeErrorCode: TypeAlias = Literal["bad_json", "bad_message", "unknown_type"]
 
@@ -88,6 +88,11 @@ def decode_server(frame: str | bytes) -> ServerMessage:
 def encode(msg: ServerMessage | ClientMessage) -> str:
     """Compact JSON, with ``id`` (and a spectator's ``seat``) left out when None."""
     return msg.model_dump_json(by_alias=True)
+
+
+def encode_bytes(msg: ServerMessage | ClientMessage) -> bytes:
+    """:func:`encode` as UTF-8 bytes, straight from the serializer: what a server writes."""
+    return msg.__pydantic_serializer__.to_json(msg, by_alias=True)
 
 
 def _decode(frame: str | bytes, types: dict[str, type[Message]]) -> Message:

@@ -32,7 +32,7 @@ from protocol import (
     Hello,
     Welcome,
     decode,
-    encode,
+    encode_bytes,
 )
 
 from .connection import CLOSE_TIMEOUT, Conn, error, ip_of, json_response, tracked, with_id
@@ -372,7 +372,7 @@ class GameServer:
                 barrier = self._record(out.record)
                 continue
             message = out.message
-            frame = encode(message).encode()
+            frame = encode_bytes(message)
             receivers = out.to
             if out.game_id is not None and (watchers := self.lobby.watchers(out.game_id)):
                 receivers = (*receivers, *watchers)

@@ -14,7 +14,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Response
 
-from protocol import Error, encode
+from protocol import Error, encode_bytes
 
 from .outbox import Outbox
 
@@ -74,7 +74,7 @@ class Conn:
         """The server is closing this connection (1003, 1008): its frames are dropped."""
 
     def send(self, message: ServerMessage) -> None:
-        self.outbox.push(encode(message).encode())
+        self.outbox.push(encode_bytes(message))
 
 
 def error(code: str, message: str, request_id: RequestId | None) -> Error:
@@ -88,7 +88,7 @@ def with_id(frame: bytes, message: ServerMessage, request_id: RequestId) -> byte
     second encoding for every request that carries an id.
     """
     if message.id is not None:  # pragma: no cover - the cores never set one
-        return encode(message.model_copy(update={"id": request_id})).encode()
+        return encode_bytes(message.model_copy(update={"id": request_id}))
     return b'%s,"id":%s}' % (frame[:-1], json.dumps(request_id).encode())
 
 

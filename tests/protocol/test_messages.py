@@ -46,6 +46,7 @@ from protocol import (
     decode,
     decode_server,
     encode,
+    encode_bytes,
 )
 
 # The message types and error codes as PROTOCOL.md lists them.
@@ -295,6 +296,13 @@ def test_server_messages_round_trip(message: ServerMessage) -> None:
     assert decode_server(frame) == message
     assert decode_server(frame.encode()) == message
     assert SERVER_ADAPTER.validate_json(frame) == message
+
+
+@pytest.mark.parametrize("message", server_samples(), ids=lambda message: message.type)
+def test_encode_bytes_is_encode_in_utf8(message: ServerMessage) -> None:
+    assert encode_bytes(message) == encode(message).encode()
+    with_id = message.model_copy(update={"id": "r-1"})
+    assert encode_bytes(with_id) == encode(with_id).encode()
 
 
 # -- encoding --------------------------------------------------------------------
