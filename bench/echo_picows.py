@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from picows import WSFrame, WSListener, WSMsgType, WSTransport, WSUpgradeRequest, ws_create_server
 
+from server.tuning import tune_gc, tune_malloc
+
 from .common import LOOPS, LoopName, raise_open_files, run_loop
 
 if TYPE_CHECKING:
@@ -58,6 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     loop: LoopName = args.loop
     raise_open_files()
+    # The race server's process settings: only the logic differs between the two.
+    tune_gc()
+    tune_malloc()
     run_loop(run(args.port), loop)
     return 0
 

@@ -4,7 +4,8 @@
 
 It sends every text frame back as it came. It is the physical limit of the
 race server's stack (the same library, loop and settings: compression off
-unless asked), so the race server is reported as a ratio of it. It runs until
+unless asked, and the race server's garbage collector and malloc settings from
+:mod:`server.tuning`), so the race server is reported as a ratio of it. It runs until
 SIGTERM or SIGINT.
 """
 
@@ -17,6 +18,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection, serve
+
+from server.tuning import tune_gc, tune_malloc
 
 from .common import LOOPS, LoopName, raise_open_files, run_loop
 
@@ -50,6 +53,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     loop: LoopName = args.loop
     raise_open_files()
+    # The race server's process settings: only the logic differs between the two.
+    tune_gc()
+    tune_malloc()
     compression = None if args.compression == "none" else "deflate"
     run_loop(run(args.port, compression), loop)
     return 0

@@ -48,8 +48,9 @@ __all__ = ["Generator", "Result", "connect_all", "main", "measure"]
 
 Mode: TypeAlias = Literal["race", "echo"]
 
-ECHO_FRAME = b'{"type":"play","card":"QH"}'
-"""What an echo connection sends: the size and shape of a ``play``."""
+PLAY = b'{"type":"play","card":"%s"}'
+ECHO_FRAME = PLAY % b"QH"
+"""What an echo connection sends: the size and shape of a race player's ``play``."""
 SEEK = b'{"type":"seek","rules":{"deal":"mirror","winnable_only":true}}'
 CONNECTING = 100
 """Handshakes in flight at once: more overflow the server's listen backlog."""
@@ -230,10 +231,8 @@ class _Racer(_Client):
     def _game_start(self, message: dict[str, object]) -> None:
         self.seat = message["seat"]  # type: ignore[assignment]
         boards: list[dict[str, object]] = message["boards"]  # type: ignore[assignment]
-        self.plays = [
-            json.dumps({"type": "play", "card": card}).encode()
-            for card in clearing_order(boards[self.seat])
-        ]
+        # Compact, as the echo's frame and the project's own client write it.
+        self.plays = [PLAY % card.encode() for card in clearing_order(boards[self.seat])]
         self.next, self.over = 0, False
         self._play_next()
 

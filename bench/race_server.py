@@ -23,11 +23,12 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
-from server.__main__ import configure_logging, tune_gc
+from server.__main__ import configure_logging
 from server.app import GameServer
 from server.config import Settings
 from server.limits import RateLimiter
 from server.store import SqliteStore
+from server.tuning import tune_gc, tune_malloc
 
 from .common import LOOPS, LoopName, raise_open_files, run_loop
 
@@ -67,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(settings.log_level)
     raise_open_files()
     tune_gc()
+    tune_malloc()
     compression = None if args.compression == "none" else "deflate"
     run_loop(run(settings, args.rate, compression), loop)
     return 0

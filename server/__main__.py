@@ -8,7 +8,6 @@ store, closes it, and exits with 0.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import signal
 import sys
@@ -17,28 +16,12 @@ from typing import TYPE_CHECKING
 from .app import GameServer
 from .config import Settings, parse_args
 from .store import SqliteStore
+from .tuning import tune_gc, tune_malloc
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["configure_logging", "main", "on_signals", "run", "tune_gc"]
-
-GC_THRESHOLDS = (50_000, 20, 100)
-"""Collect the youngest generation every 50,000 net allocations rather than 700."""
-
-
-def tune_gc() -> None:
-    """Make the cyclic garbage collector cheaper for a long-running server.
-
-    Every play allocates a few short-lived containers, so with the default
-    thresholds the collector runs every few plays, and each full collection
-    walks every object of every connection. Profiled under load, that was a
-    fifth of the server's CPU time. Objects made at start-up (modules, models)
-    are frozen out of the collector's walks; nearly all garbage is freed by
-    reference counting anyway, and the collector still runs, less often.
-    """
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+__all__ = ["configure_logging", "main", "on_signals", "run"]
 
 
 def on_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
@@ -83,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = parse_args(argv)
     configure_logging(settings.log_level)
     tune_gc()
+    tune_malloc()
     asyncio.run(run(settings))
     return 0
 

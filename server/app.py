@@ -14,6 +14,7 @@ itself), 4000 for a connection replaced by a newer one with the same token.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
@@ -35,7 +36,16 @@ from protocol import (
     encode_bytes,
 )
 
-from .connection import CLOSE_TIMEOUT, Conn, error, ip_of, json_response, tracked, with_id
+from .connection import (
+    CLOSE_TIMEOUT,
+    Conn,
+    GameConnection,
+    error,
+    ip_of,
+    json_response,
+    tracked,
+    with_id,
+)
 from .events import Output, RaceEnded, Refused
 from .identity import Identity, Registry
 from .limits import RateLimiter, Verdict
@@ -211,6 +221,7 @@ class GameServer:
                 self._idle.set()
 
     async def _serve(self, ws: ServerConnection) -> None:
+        assert isinstance(ws, GameConnection), "serve() makes its connections with tracked()"
         conn = Conn(ws, self.settings.send_queue, self._limiter(), self._writer)
         self._per_ip[conn.ip] = self._per_ip.get(conn.ip, 0) + 1
         hello_timer = asyncio.get_running_loop().call_later(
@@ -221,6 +232,7 @@ class GameServer:
         except ConnectionClosed:
             pass
         finally:
+            conn.ws.on_text = None
             hello_timer.cancel()
             self._per_ip[conn.ip] -= 1
             if not self._per_ip[conn.ip]:
@@ -233,24 +245,42 @@ class GameServer:
                 await conn.outbox.close()
 
     async def _read(self, conn: Conn) -> None:
+        """Every message until the player's hello is done; after it, those that
+        :class:`~server.connection.GameConnection` does not hand to :meth:`_on_text`."""
         async for frame in conn.ws:
-            if conn.replaced or conn.closing:
-                # Frames sent before a newer connection took the player over, or
-                # after the server began closing: read (so that the peer's close
-                # frame is seen) and dropped.
+            text = self._admit(conn, frame)
+            if text is None:
                 continue
-            verdict = conn.limiter.admit(self.clock())
-            if verdict is Verdict.LIMIT:
-                conn.send(Error(code="rate_limited", message="too many messages; slow down"))
-            if verdict is Verdict.CLOSE:
-                self._let_go(conn, 1008, "too many messages")
-                continue
-            if verdict is not Verdict.ACCEPT:
-                continue
-            if isinstance(frame, bytes):
-                self._let_go(conn, 1003, "binary frames are refused")
-                continue
-            await self._on_frame(conn, frame)
+            if conn.player is None:
+                await self._before_hello(conn, text)
+            else:
+                self._on_message(conn, text)
+
+    def _on_text(self, conn: Conn, frame: str) -> None:
+        """A message on the short path, straight from websockets' ``data_received``."""
+        text = self._admit(conn, frame)
+        if text is not None:
+            self._on_message(conn, text)
+
+    def _admit(self, conn: Conn, frame: str | bytes) -> str | None:
+        """The message to handle, or None if it is dropped (and the client told or let go)."""
+        if conn.replaced or conn.closing:
+            # Frames sent before a newer connection took the player over, or
+            # after the server began closing: read (so that the peer's close
+            # frame is seen) and dropped.
+            return None
+        verdict = conn.limiter.admit(self.clock())
+        if verdict is Verdict.LIMIT:
+            conn.send(Error(code="rate_limited", message="too many messages; slow down"))
+        if verdict is Verdict.CLOSE:
+            self._let_go(conn, 1008, "too many messages")
+            return None
+        if verdict is not Verdict.ACCEPT:
+            return None
+        if isinstance(frame, bytes):
+            self._let_go(conn, 1003, "binary frames are refused")
+            return None
+        return frame
 
     def _let_go(self, conn: Conn, code: int, reason: str) -> None:
         """Close ``conn`` with ``code``, its player gone from the lobby at once.
@@ -272,21 +302,28 @@ class GameServer:
         if conn.player is None and not conn.replaced:
             self._spawn(conn.ws.close(1008, "no hello in time"))
 
-    async def _on_frame(self, conn: Conn, frame: str) -> None:
+    async def _before_hello(self, conn: Conn, frame: str) -> None:
         try:
             message = decode(frame)
         except DecodeError as exc:
             conn.send(exc.to_error())
             return
-        if conn.player is None:
-            if isinstance(message, Hello):
-                await self._hello(conn, message)
-            else:
-                conn.send(error("hello_first", "say hello first", message.id))
+        if isinstance(message, Hello):
+            await self._hello(conn, message)
+        else:
+            conn.send(error("hello_first", "say hello first", message.id))
+
+    def _on_message(self, conn: Conn, frame: str) -> None:
+        """A message from a player who has said hello: handling it never waits."""
+        try:
+            message = decode(frame)
+        except DecodeError as exc:
+            conn.send(exc.to_error())
             return
         if isinstance(message, Hello):
             conn.send(error("busy", "you have already said hello", message.id))
             return
+        assert conn.player is not None
         self._command(conn.player.player_id, message)
 
     def _command(self, player_id: str, message: ClientMessage) -> None:
@@ -314,6 +351,8 @@ class GameServer:
             conn.send(error(refused.code, refused.message, hello.id))
             return
         conn.player = identity
+        # From now on no message needs to wait: take the short path.
+        conn.ws.on_text = functools.partial(self._on_text, conn)
         welcome = Welcome(
             player_id=identity.player_id,
             name=identity.name,

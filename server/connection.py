@@ -1,8 +1,9 @@
 """One websocket as the glue sees it, and the small helpers that frame replies.
 
 :class:`Conn` pairs a websocket with its outbox, rate limiter and player;
-:func:`tracked` makes the connection class that lets shutdown see connections
-still in their opening handshake.
+:class:`GameConnection` is the websocket, with a short path for messages once
+a player has said hello; :func:`tracked` makes its class that lets shutdown
+see connections still in their opening handshake.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
+from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Response
 
 from protocol import Error, encode_bytes
@@ -20,7 +22,10 @@ from .outbox import Outbox
 
 if TYPE_CHECKING:
     import asyncio
+    from collections.abc import Callable
     from http import HTTPStatus
+
+    from websockets.protocol import Event
 
     from protocol import RequestId, ServerMessage
 
@@ -28,7 +33,16 @@ if TYPE_CHECKING:
     from .limits import RateLimiter
     from .outbox import Writer
 
-__all__ = ["CLOSE_TIMEOUT", "Conn", "error", "ip_of", "json_response", "tracked", "with_id"]
+__all__ = [
+    "CLOSE_TIMEOUT",
+    "Conn",
+    "GameConnection",
+    "error",
+    "ip_of",
+    "json_response",
+    "tracked",
+    "with_id",
+]
 
 CLOSE_TIMEOUT = 3.0
 """Seconds a closing handshake may take before the TCP connection is aborted
@@ -36,14 +50,54 @@ CLOSE_TIMEOUT = 3.0
 it is not coming back, and holds its slot and a shutdown meanwhile."""
 
 
-def tracked(connections: set[ServerConnection]) -> type[ServerConnection]:
-    """A :class:`ServerConnection` that is in ``connections`` while its TCP connection is open.
+class GameConnection(ServerConnection):
+    """A websocket that can hand complete text messages straight to a callback.
+
+    websockets queues every message and wakes the connection's handler task
+    to read it: a queue, a future and a task switch per message. Once
+    :attr:`on_text` is set (the glue sets it when the player has said hello,
+    after which handling a message never waits), a text message that arrives
+    in one frame with nothing queued ahead of it goes to ``on_text`` from
+    ``data_received``, in order. Everything else takes websockets' own path
+    to the handler: fragmented and binary messages, invalid UTF-8 (which
+    websockets answers with 1007), and any message behind one still queued.
+    """
+
+    on_text: Callable[[str], None] | None = None
+
+    def process_event(self, event: Event) -> None:
+        on_text = self.on_text
+        if (
+            on_text is None
+            or type(event) is not Frame
+            or event.opcode is not Opcode.TEXT
+            or not event.fin
+            or len(self.recv_messages.frames)
+        ):
+            super().process_event(event)
+            return
+        try:
+            text = str(event.data, "utf-8")
+        except UnicodeDecodeError:
+            super().process_event(event)
+            return
+        try:
+            on_text(text)
+        except Exception:
+            # What a handler task's failure would do: log it, close with 1011.
+            self.logger.error("message handler failed", exc_info=True)
+            self.protocol.fail(CloseCode.INTERNAL_ERROR)
+            self.send_data()
+
+
+def tracked(connections: set[ServerConnection]) -> type[GameConnection]:
+    """A :class:`GameConnection` that is in ``connections`` while its TCP connection is open.
 
     websockets' ``Server`` lists a connection only once its opening handshake
     is done; shutting down must also see those still in it.
     """
 
-    class Tracked(ServerConnection):
+    class Tracked(GameConnection):
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
             connections.add(self)
@@ -61,7 +115,7 @@ class Conn:
     __slots__ = ("closing", "ip", "limiter", "outbox", "player", "replaced", "ws")
 
     def __init__(
-        self, ws: ServerConnection, send_queue: int, limiter: RateLimiter, writer: Writer
+        self, ws: GameConnection, send_queue: int, limiter: RateLimiter, writer: Writer
     ) -> None:
         self.ws = ws
         self.ip = ip_of(ws)

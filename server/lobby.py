@@ -45,6 +45,7 @@ from .race import Race, SeatInfo
 if TYPE_CHECKING:
     import random
     from collections.abc import Callable
+    from collections.abc import Set as AbstractSet
 
 __all__ = ["ROOM_ALPHABET", "ROOM_CODE_LENGTH", "Lobby"]
 
@@ -52,6 +53,7 @@ ROOM_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 """Digits and capitals without 0, O, 1 and I, which people mix up when reading out."""
 ROOM_CODE_LENGTH = 6
 """32**6: about a billion codes, far too many to guess one friend's room."""
+_NOBODY: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -128,9 +130,9 @@ class Lobby:
         player = self._players.get(player_id)
         return player.race if player else None
 
-    def watchers(self, game_id: str) -> set[str]:
+    def watchers(self, game_id: str) -> AbstractSet[str]:
         """The spectators of a race (empty once it is over)."""
-        return self._watchers.get(game_id, set())
+        return self._watchers.get(game_id, _NOBODY)
 
     def deadline(self, game_id: str) -> float | None:
         race = self._races.get(game_id)

@@ -195,7 +195,8 @@ class Race:
         player.status = _rules_status(player.board)
         self.seq += 1
         player.last_play_seq = self.seq
-        player.moves.append(MoveRecord(self.seq, seat, str(card), now - self.started))
+        code = str(card)
+        player.moves.append(MoveRecord(self.seq, seat, code, now - self.started))
         self._restart_idle(player, now)
         # Validated rather than model_construct: pydantic-core checks these
         # eight fields in a third of the time model_construct takes to
@@ -203,7 +204,7 @@ class Race:
         played = Played(
             game_id=self.game_id,
             seat=seat,
-            card=str(card),
+            card=code,
             from_="bouquet" if move.bed is None else "bed",
             bed=move.bed,
             count=player.board.count,
@@ -324,6 +325,8 @@ class Race:
     def _decide(self, now: float) -> list[Output]:
         """End the race if its result can no longer change."""
         a, b = self._seats
+        if a.status in RACING and b.status in RACING:
+            return []  # both can still move: nothing is decided (most plays end here)
         for index, seat in enumerate(self._seats):
             if seat.status == "cleared":
                 return self._finish(now, index, "cleared")

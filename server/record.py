@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["MoveRecord", "RaceRecord"]
 
 
-@dataclass(frozen=True, slots=True)
-class MoveRecord:
-    """An accepted move: ``card`` is a card code or ``"redeal"``; ``at`` is seconds in."""
+class MoveRecord(NamedTuple):
+    """An accepted move: ``card`` is a card code or ``"redeal"``; ``at`` is seconds in.
+
+    A named tuple, not a frozen dataclass: one is made per play, and a tuple
+    is built in C where a frozen dataclass sets each field through
+    ``object.__setattr__``.
+    """
 
     seq: int
     seat: int
