@@ -51,6 +51,9 @@ Mode: TypeAlias = Literal["race", "echo"]
 PLAY = b'{"type":"play","card":"%s"}'
 ECHO_FRAME = PLAY % b"QH"
 """What an echo connection sends: the size and shape of a race player's ``play``."""
+PLAYED_PREFIX = b'{"type":"played",'
+SEAT_KEY = b'"seat":'
+ZERO = ord("0")
 SEEK = b'{"type":"seek","rules":{"deal":"mirror","winnable_only":true}}'
 CONNECTING = 100
 """Handshakes in flight at once: more overflow the server's listen backlog."""
@@ -210,13 +213,27 @@ class _Racer(_Client):
             self.write(SEEK)
 
     def on_text(self, data: bytes) -> None:
+        # Two of every three frames a player gets are ``played``: the server
+        # writes them compact and in field order, so the seat is read from the
+        # bytes (the server's frame for seat 0 or 1 is one of two shapes)
+        # rather than parsing the JSON, keeping the generator cheap per frame.
+        if data.startswith(PLAYED_PREFIX):
+            at = data.find(SEAT_KEY)
+            if at > 0:
+                self._played_by(data[at + len(SEAT_KEY)] - ZERO)
+                return
         message = json.loads(data)
         handler = self._handlers.get(message["type"])
         if handler is not None:
             handler(self, message)
 
     def _played(self, message: dict[str, object]) -> None:
-        if message["seat"] != self.seat or not self.waiting:
+        seat = message["seat"]
+        assert isinstance(seat, int)
+        self._played_by(seat)
+
+    def _played_by(self, seat: int) -> None:
+        if seat != self.seat or not self.waiting:
             return  # the opponent's play
         self.gen.acknowledged(self.sent_ns)
         self.land()

@@ -104,10 +104,13 @@ class Race:
         self.started = 0.0
         self.over: GameOver | None = None
         deal = engine.winnable_deal if rules.winnable_only else engine.deal
+        # A mirror race deals one layout (immutable) for both seats: half the
+        # work of starting it, which comes in bursts when many races end at once.
+        layouts = {seed: deal(seed) for seed in set(seeds[:2])}
         self._seats = [
             _Seat(info, board, seeds[2 + i], _rules_status(board))
             for i, (info, board) in enumerate(
-                (info, engine.Board(deal(seed), rules.redeals))
+                (info, engine.Board(layouts[seed], rules.redeals))
                 for info, seed in zip(seats, seeds[:2], strict=True)
             )
         ]
