@@ -61,6 +61,9 @@ class GameConnection(ServerConnection):
     ``data_received``, in order. Everything else takes websockets' own path
     to the handler: fragmented and binary messages, invalid UTF-8 (which
     websockets answers with 1007), and any message behind one still queued.
+    Keeping that order reads websockets' own queue (``recv_messages.frames``),
+    so ``tests/integration/test_short_path.py`` holds both paths to the same
+    behaviour whenever websockets is upgraded.
     """
 
     on_text: Callable[[str], None] | None = None
