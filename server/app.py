@@ -257,10 +257,19 @@ class GameServer:
                 self._on_message(conn, text)
 
     def _on_text(self, conn: Conn, frame: str) -> None:
-        """A message on the short path, straight from websockets' ``data_received``."""
-        text = self._admit(conn, frame)
-        if text is not None:
-            self._on_message(conn, text)
+        """A message on the short path, straight from websockets' ``data_received``.
+
+        A failure here is a bug: it is logged and the connection let go with
+        1011, as websockets does when a handler task fails, and nothing more
+        from it is handled.
+        """
+        try:
+            text = self._admit(conn, frame)
+            if text is not None:
+                self._on_message(conn, text)
+        except Exception:
+            log.exception("handling a message from %s failed", conn.ip)
+            self._let_go(conn, 1011, "internal error")
 
     def _admit(self, conn: Conn, frame: str | bytes) -> str | None:
         """The message to handle, or None if it is dropped (and the client told or let go)."""
@@ -303,10 +312,8 @@ class GameServer:
             self._spawn(conn.ws.close(1008, "no hello in time"))
 
     async def _before_hello(self, conn: Conn, frame: str) -> None:
-        try:
-            message = decode(frame)
-        except DecodeError as exc:
-            conn.send(exc.to_error())
+        message = self._decoded(conn, frame)
+        if message is None:
             return
         if isinstance(message, Hello):
             await self._hello(conn, message)
@@ -315,16 +322,22 @@ class GameServer:
 
     def _on_message(self, conn: Conn, frame: str) -> None:
         """A message from a player who has said hello: handling it never waits."""
-        try:
-            message = decode(frame)
-        except DecodeError as exc:
-            conn.send(exc.to_error())
+        message = self._decoded(conn, frame)
+        if message is None:
             return
         if isinstance(message, Hello):
             conn.send(error("busy", "you have already said hello", message.id))
             return
         assert conn.player is not None
         self._command(conn.player.player_id, message)
+
+    def _decoded(self, conn: Conn, frame: str) -> ClientMessage | None:
+        """The message in ``frame``, or None once the client has its decoding error."""
+        try:
+            return decode(frame)
+        except DecodeError as exc:
+            conn.send(exc.to_error())
+            return None
 
     def _command(self, player_id: str, message: ClientMessage) -> None:
         try:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
-from websockets.frames import CloseCode, Frame, Opcode
+from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 
 from protocol import Error, encode_bytes
@@ -61,6 +61,7 @@ class GameConnection(ServerConnection):
     ``data_received``, in order. Everything else takes websockets' own path
     to the handler: fragmented and binary messages, invalid UTF-8 (which
     websockets answers with 1007), and any message behind one still queued.
+    ``on_text`` runs inside asyncio's ``data_received`` and must not raise.
     Keeping that order reads websockets' own queue (``recv_messages.frames``),
     so ``tests/integration/test_short_path.py`` holds both paths to the same
     behaviour whenever websockets is upgraded.
@@ -84,13 +85,7 @@ class GameConnection(ServerConnection):
         except UnicodeDecodeError:
             super().process_event(event)
             return
-        try:
-            on_text(text)
-        except Exception:
-            # What a handler task's failure would do: log it, close with 1011.
-            self.logger.error("message handler failed", exc_info=True)
-            self.protocol.fail(CloseCode.INTERNAL_ERROR)
-            self.send_data()
+        on_text(text)
 
 
 def tracked(connections: set[ServerConnection]) -> type[GameConnection]:

@@ -11,8 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 from websockets.frames import Opcode
 
-from .conftest import fresh_name
-from .hostile_helpers import masked_frame, raw_handshake, read_close_code, read_frame
+from .conftest import fresh_name, legal
+from .hostile_helpers import (
+    masked_frame,
+    raw_handshake,
+    read_close_code,
+    read_frame,
+    write_at_once,
+)
 
 if TYPE_CHECKING:
     from server.app import GameServer
@@ -91,8 +97,32 @@ async def test_a_failing_handler_closes_1011_and_the_server_goes_on(
         return handle(player_id, message, now)
 
     monkeypatch.setattr(server.lobby, "handle", fails_on_cancel)
-    writer.write(_frame({"type": "cancel"}))
-    assert await read_close_code(reader) == 1011
+    # The lobby request behind the failing one, in the same write, gets no answer.
+    writer.write(_frame({"type": "cancel"}) + _lobby(1))
+    opcode, payload = await read_frame(reader)
+    assert opcode == Opcode.CLOSE.value
+    assert int.from_bytes(payload[:2], "big") == 1011
     writer.close()
     await bystander.send(type="lobby", id="still")
     assert (await bystander.recv("lobby"))["id"] == "still"
+
+
+async def test_nothing_more_is_handled_after_a_failing_message(
+    server: GameServer, monkeypatch: Any, race: Any
+) -> None:
+    racing = await race(server)
+    handle = server.lobby.handle
+
+    def fails_on_redeal(player_id: str, message: Any, now: float) -> Any:
+        if message.type == "redeal":
+            raise RuntimeError("a bug in the lobby")
+        return handle(player_id, message, now)
+
+    monkeypatch.setattr(server.lobby, "handle", fails_on_redeal)
+    card = legal(racing.board_a())[0]
+    # The play right behind the failing message, in the same write, is not made.
+    write_at_once(
+        racing.a, json.dumps({"type": "redeal"}), json.dumps({"type": "play", "card": card})
+    )
+    assert await racing.a.expect_close(1011) == []
+    assert (await racing.b.recv())["type"] == "opponent_away"
