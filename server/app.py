@@ -8,7 +8,8 @@ and what belongs to sockets (close codes, limits, health).
 
 Close codes: 1001 on shutdown, 1003 for a binary frame, 1008 for a flood or
 a missing ``hello``, 1009 for a frame over ``--max-message`` (websockets
-itself), 4000 for a connection replaced by a newer one with the same token.
+itself), 1011 when handling a message fails (a bug), 4000 for a connection
+replaced by a newer one with the same token.
 """
 
 from __future__ import annotations
