@@ -41,6 +41,18 @@ async def _replies(reader: Any, count: int) -> list[dict[str, Any]]:
     return replies
 
 
+def _break_lobby_on(server: GameServer, monkeypatch: Any, kind: str) -> None:
+    """Make the lobby raise, as a bug would, on every message of type ``kind``."""
+    handle = server.lobby.handle
+
+    def fails(player_id: str, message: Any, now: float) -> Any:
+        if message.type == kind:
+            raise RuntimeError("a bug in the lobby")
+        return handle(player_id, message, now)
+
+    monkeypatch.setattr(server.lobby, "handle", fails)
+
+
 async def test_messages_written_with_hello_are_answered_in_order(server: GameServer) -> None:
     reader, writer = await raw_handshake(server.port)
     # The first twenty arrive while hello waits for the store: they queue,
@@ -89,14 +101,7 @@ async def test_a_failing_handler_closes_1011_and_the_server_goes_on(
     reader, writer = await raw_handshake(server.port)
     writer.write(_frame({"type": "hello", "name": fresh_name()}))
     assert (await _replies(reader, 1))[0]["type"] == "welcome"
-    handle = server.lobby.handle
-
-    def fails_on_cancel(player_id: str, message: Any, now: float) -> Any:
-        if message.type == "cancel":
-            raise RuntimeError("a bug in the lobby")
-        return handle(player_id, message, now)
-
-    monkeypatch.setattr(server.lobby, "handle", fails_on_cancel)
+    _break_lobby_on(server, monkeypatch, "cancel")
     # The lobby request behind the failing one, in the same write, gets no answer.
     writer.write(_frame({"type": "cancel"}) + _lobby(1))
     opcode, payload = await read_frame(reader)
@@ -111,14 +116,7 @@ async def test_nothing_more_is_handled_after_a_failing_message(
     server: GameServer, monkeypatch: Any, race: Any
 ) -> None:
     racing = await race(server)
-    handle = server.lobby.handle
-
-    def fails_on_redeal(player_id: str, message: Any, now: float) -> Any:
-        if message.type == "redeal":
-            raise RuntimeError("a bug in the lobby")
-        return handle(player_id, message, now)
-
-    monkeypatch.setattr(server.lobby, "handle", fails_on_redeal)
+    _break_lobby_on(server, monkeypatch, "redeal")
     card = legal(racing.board_a())[0]
     # The play right behind the failing message, in the same write, is not made.
     write_at_once(
