@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import signal
 import sys
 from typing import TYPE_CHECKING
 
 from picows import WSFrame, WSListener, WSMsgType, WSTransport, WSUpgradeRequest, ws_create_server
 
+from server.__main__ import on_signals
 from server.tuning import tune_gc, tune_malloc
 
 from .common import LOOPS, LoopName, raise_open_files, run_loop
@@ -45,9 +45,7 @@ def _listener(request: WSUpgradeRequest) -> WSListener:
 async def run(port: int) -> None:
     """Echo on 127.0.0.1:``port`` until a signal asks to stop."""
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    on_signals(asyncio.get_running_loop(), stop)
     server = await ws_create_server(_listener, "127.0.0.1", port, max_frame_size=4096)
     async with server:
         await stop.wait()

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import signal
 import sys
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection, serve
 
+from server.__main__ import on_signals
 from server.tuning import tune_gc, tune_malloc
 
 from .common import LOOPS, LoopName, raise_open_files, run_loop
@@ -37,9 +37,7 @@ async def _echo(ws: ServerConnection) -> None:
 async def run(port: int, compression: str | None) -> None:
     """Echo on 127.0.0.1:``port`` until a signal asks to stop."""
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    on_signals(asyncio.get_running_loop(), stop)
     # The race server's limits, so that only the logic differs between the two.
     async with serve(_echo, "127.0.0.1", port, compression=compression, max_size=4096):
         await stop.wait()

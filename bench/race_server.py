@@ -19,11 +19,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
-import signal
 import sys
 from typing import TYPE_CHECKING
 
-from server.__main__ import configure_logging
+from server.__main__ import configure_logging, on_signals
 from server.app import GameServer
 from server.config import Settings
 from server.limits import RateLimiter
@@ -41,9 +40,7 @@ __all__ = ["main", "run"]
 async def run(settings: Settings, rate: float, compression: str | None) -> None:
     """Serve until a signal asks to stop, as ``server.__main__.run`` does."""
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    on_signals(asyncio.get_running_loop(), stop)
     limiter = functools.partial(RateLimiter, burst=int(rate), rate=rate)
     server = GameServer(
         settings, SqliteStore(settings.db), limiter=limiter, compression=compression
