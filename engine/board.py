@@ -21,7 +21,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from .cards import CARDS, SUITS, Card
-from .deal import Layout, deal_cards
+from .deal import Layout, deal_cards, shuffle
 from .errors import IllegalPlay, IllegalRedeal
 
 if TYPE_CHECKING:
@@ -179,7 +179,7 @@ class Board:
         if self.count == 52:
             raise IllegalRedeal("the board is cleared")
         cards = self.cards_in_play()
-        random.Random(seed).shuffle(cards)
+        shuffle(cards, random.Random(seed))
         self._set_up(deal_cards(cards), self.foundations, self.redeals_left - 1)
 
     def _note_if_playable(self, card: int) -> None:

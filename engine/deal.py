@@ -9,14 +9,25 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .cards import CARDS, Card
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["BEDS", "BED_SIZE", "BOUQUET_SIZE", "Layout", "deal", "deal_cards", "winnable_deal"]
+__all__ = [
+    "BEDS",
+    "BED_SIZE",
+    "BOUQUET_SIZE",
+    "Layout",
+    "deal",
+    "deal_cards",
+    "shuffle",
+    "winnable_deal",
+]
+
+T = TypeVar("T")
 
 BEDS = 6
 BED_SIZE = 6
@@ -62,6 +73,25 @@ class Layout:
         return f"{beds} || {' '.join(map(str, self.bouquet))}"
 
 
+def shuffle(items: list[T], rng: random.Random) -> None:
+    """Shuffle ``items`` in place: the same order as ``rng.shuffle(items)``, in half the time.
+
+    CPython's :meth:`random.Random.shuffle` (3.11 to 3.13): Fisher-Yates from the
+    end, each index drawn by rejection from ``getrandbits``. Written out here
+    without its two method calls per card: the server deals every race on
+    demand, and races that end together start together. A test holds it to
+    the standard library's order, so a seed deals what it always dealt.
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
+
+
 def deal_cards(cards: Sequence[Card]) -> Layout:
     """Deal ``cards`` in order by the dealing rule."""
     in_beds = min(len(cards), BEDS * BED_SIZE)
@@ -72,7 +102,7 @@ def deal_cards(cards: Sequence[Card]) -> Layout:
 def deal(seed: int) -> Layout:
     """A uniformly random layout, fully determined by ``seed``."""
     deck = list(CARDS)
-    random.Random(seed).shuffle(deck)
+    shuffle(deck, random.Random(seed))
     return deal_cards(deck)
 
 
@@ -88,14 +118,14 @@ def winnable_deal(seed: int) -> Layout:
     """
     rng = random.Random(seed)
     suits = [suit for suit in range(4) for _ in range(13)]
-    rng.shuffle(suits)
+    shuffle(suits, rng)
     next_rank = [0, 0, 0, 0]
     order: list[Card] = []
     for suit in suits:
         order.append(CARDS[suit * 13 + next_rank[suit]])
         next_rank[suit] += 1
     slots = [bed for bed in range(BEDS) for _ in range(BED_SIZE)] + [-1] * BOUQUET_SIZE
-    rng.shuffle(slots)
+    shuffle(slots, rng)
     beds: list[list[Card]] = [[] for _ in range(BEDS)]
     bouquet: list[Card] = []
     for card, slot in zip(order, slots, strict=True):
@@ -103,5 +133,5 @@ def winnable_deal(seed: int) -> Layout:
             bouquet.append(card)
         else:
             beds[slot].insert(0, card)  # played earlier = nearer the front
-    rng.shuffle(bouquet)
+    shuffle(bouquet, rng)
     return Layout(tuple(map(tuple, beds)), tuple(bouquet))

@@ -375,7 +375,8 @@ class Race:
     def _record(self, now: float) -> RaceRecord:
         over = self.over
         assert over is not None
-        moves = sorted((m for seat in self._seats for m in seat.moves), key=lambda m: m.seq)
+        # Each seat's moves are in seq order, and seqs are unique: tuples sort by seq.
+        moves = sorted([*self._seats[0].moves, *self._seats[1].moves])
         return RaceRecord(
             game_id=self.game_id,
             rules_json=json.dumps(self.rules.model_dump(mode="json"), sort_keys=True),

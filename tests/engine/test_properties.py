@@ -7,6 +7,7 @@ the count every player reaches.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 from hypothesis import given, settings
@@ -28,6 +29,7 @@ from engine import (
     greedy_plays,
     winnable_deal,
 )
+from engine.deal import shuffle
 
 from .reference import legal_by_the_rules, legal_cards, snapshot, status_by_the_rules
 
@@ -73,6 +75,16 @@ def play_out(layout: Layout) -> Board:
 @given(SEEDS)
 def test_a_deal_is_a_permutation_dealt_by_the_rule(seed: int) -> None:
     check_layout(deal(seed))
+
+
+@examples
+@given(SEEDS, st.integers(min_value=0, max_value=60))
+def test_shuffle_is_the_standard_librarys_shuffle(seed: int, length: int) -> None:
+    # A seed must deal what it dealt before shuffle was written out by hand.
+    ours, theirs = list(range(length)), list(range(length))
+    shuffle(ours, random.Random(seed))
+    random.Random(seed).shuffle(theirs)
+    assert ours == theirs
 
 
 @examples
