@@ -16,7 +16,7 @@ import pytest
 
 from server.identity import Identity
 from server.record import MoveRecord, RaceRecord
-from server.store import SCHEMA_VERSION, PlayerStats, SqliteStore, Store, StoreError
+from server.store import _MIGRATIONS, SCHEMA_VERSION, PlayerStats, SqliteStore, Store, StoreError
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator
@@ -171,7 +171,8 @@ async def test_record_race_is_idempotent(store: Store) -> None:
 @pytest.mark.parametrize(
     "broken",
     [
-        # The race row goes in first; each of these fails after it.
+        # The moves are checked before the transaction begins; the others
+        # fail in it, after the race row has gone in.
         lambda r: dataclasses.replace(r, moves=(*r.moves, r.moves[0])),  # a seq twice
         lambda r: dataclasses.replace(r, moves=(MoveRecord(9, 2, "AS", 1.0),)),  # no such seat
         lambda r: dataclasses.replace(r, player_ids=(ANN.player_id, "p-nobody")),
@@ -216,6 +217,36 @@ async def test_calls_run_in_the_order_they_are_made(tmp_path: Path) -> None:
     await store.close()
     with raw(path) as conn:
         assert [row[0] for row in conn.execute("SELECT id FROM races ORDER BY rowid")] == ids
+
+
+async def test_races_recorded_together_are_kept_or_refused_one_by_one(tmp_path: Path) -> None:
+    path = tmp_path / "fg.sqlite3"
+    store = SqliteStore(path)
+    await store.open()
+    await store.add_player(ANN)
+    await store.add_player(BOB)
+    # Another connection holds the write lock, so every race below is recorded
+    # while the worker is busy: they are written together once it lets go.
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    first = asyncio.create_task(store.record_race(make_race("g-first"), 2000.0, 2030.0))
+    records = [make_race(f"g{n:02}") for n in range(30)]
+    records[17] = dataclasses.replace(records[17], player_ids=(ANN.player_id, "p-nobody"))
+    records[23] = records[5]  # a race recorded twice is kept once
+    writes = [asyncio.create_task(store.record_race(record, 2100.0, 2130.0)) for record in records]
+    await asyncio.sleep(0)
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    await first
+    results = await asyncio.gather(*writes, return_exceptions=True)
+    assert [n for n, result in enumerate(results) if result is not None] == [17]
+    assert isinstance(results[17], StoreError)
+    assert await store.race_count() == 1 + 28
+    assert await store.race("g17") is None
+    stats = await store.player_stats(BOB.player_id)
+    assert stats is not None
+    assert (stats.games, stats.losses) == (29, 29)
+    await store.close()
 
 
 async def test_a_blocked_write_leaves_the_loop_free(tmp_path: Path) -> None:
@@ -300,6 +331,81 @@ async def test_use_before_open_and_open_twice() -> None:
     with pytest.raises(StoreError):
         await store.open()
     await store.close()
+
+
+async def test_moves_are_kept_to_the_millisecond(store: Store) -> None:
+    record = dataclasses.replace(
+        make_race("g1"), moves=(MoveRecord(1, 0, "AS", 0.0004), MoveRecord(2, 1, "2S", 1.23456))
+    )
+    await store.record_race(record, 2000.0, 2030.0)
+    race = await store.race("g1")
+    assert race is not None
+    assert [move.at for move in race.moves] == [0.0, 1.235]
+
+
+async def test_the_moves_view_shows_each_move_as_a_row(tmp_path: Path) -> None:
+    path = tmp_path / "fg.sqlite3"
+    store = SqliteStore(path)
+    await store.open()
+    await store.add_player(ANN)
+    await store.add_player(BOB)
+    await store.record_race(make_race("g1", moves=2), 2000.0, 2030.0)
+    await store.record_race(make_race("g2", moves=5), 2000.0, 2030.0)
+    await store.close()
+    with raw(path) as conn:
+        rows = conn.execute(
+            "SELECT seq, seat, card, at FROM moves WHERE race_id = 'g1' ORDER BY seq"
+        ).fetchall()
+        (count,) = conn.execute("SELECT count(*) FROM moves").fetchone()
+    assert rows == [(0, 0, "1S", 0.0), (1, 1, "2S", 0.25), (2, 1, "redeal", 9.5)]
+    assert count == 3 + 6
+
+
+async def test_a_version_1_database_is_upgraded_with_its_races(tmp_path: Path) -> None:
+    path = tmp_path / "fg.sqlite3"
+    with raw(path) as conn:
+        for statement in _MIGRATIONS[0]:
+            conn.execute(statement)
+        conn.execute("PRAGMA user_version=1")
+        for who in (ANN, BOB):
+            conn.execute(
+                "INSERT INTO players (id, name, name_key, token_hash, created, last_seen,"
+                " games, wins) VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
+                (who.player_id, who.name, who.name.lower(), who.token_hash, who.created, 1.0, 1),
+            )
+        conn.execute(
+            "INSERT INTO races VALUES ('g1', '{}', '[7]', 'p-ann', 'p-bob', 10.0, 20.0,"
+            " 'win', 0, 'cleared', 52, 3)"
+        )
+        conn.execute(
+            "INSERT INTO races VALUES ('g0', '{}', '[8]', 'p-ann', 'p-bob', 1.0, 2.0,"
+            " 'draw', NULL, 'stalled', 0, 0)"
+        )
+        # Inserted out of order: the upgrade keeps them in seq order.
+        for seq, seat, card, at in [(2, 1, "KH", 1.5), (1, 0, "AS", 0.25), (3, 0, "redeal", 2.0)]:
+            conn.execute("INSERT INTO moves VALUES ('g1', ?, ?, ?, ?)", (seq, seat, card, at))
+    store = SqliteStore(path)
+    assert await store.open() == [ANN, BOB]
+    race = await store.race("g1")
+    empty = await store.race("g0")
+    assert await store.race_count() == 2
+    await store.close()
+    assert race is not None and empty is not None
+    assert race.moves == (
+        MoveRecord(1, 0, "AS", 0.25),
+        MoveRecord(2, 1, "KH", 1.5),
+        MoveRecord(3, 0, "redeal", 2.0),
+    )
+    assert (race.seeds, race.winner, race.counts) == ((7,), 0, (52, 3))
+    assert empty.moves == ()
+    with raw(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert conn.execute("SELECT seq, card FROM moves ORDER BY seq").fetchall() == [
+            (1, "AS"),
+            (2, "KH"),
+            (3, "redeal"),
+        ]
 
 
 async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
