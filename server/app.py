@@ -55,7 +55,7 @@ from .outbox import Writer
 from .timers import RaceTimers
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Coroutine
+    from collections.abc import Awaitable, Callable, Coroutine
 
     from websockets.http11 import Request, Response
 
@@ -453,8 +453,8 @@ class GameServer:
         )
         return self._persist(self.store.record_race(record, started, ended))
 
-    def _persist(self, write: asyncio.Future[None] | object) -> asyncio.Future[None]:
-        future: asyncio.Future[None] = asyncio.ensure_future(write)  # type: ignore[arg-type]
+    def _persist(self, write: Awaitable[None]) -> asyncio.Future[None]:
+        future = asyncio.ensure_future(write)
         self._writes.add(future)
         future.add_done_callback(self._written)
         return future

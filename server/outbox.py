@@ -173,10 +173,14 @@ class Outbox:
         self._stalled = True
 
     def _resume(self, _: object = None) -> None:
+        """The barrier is done or the socket has drained: write in this same callback.
+
+        Not through the :class:`Writer`: that would be one more pass of a busy
+        event loop before a ``game_over`` goes out.
+        """
         self._stalled = False
         if not self._scheduled and not self._closed:
-            self._scheduled = True
-            self._writer.want(self)
+            self.write()
 
     async def _drain(self) -> None:
         # The connection is paused: websockets resumes it when the socket's

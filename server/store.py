@@ -161,8 +161,13 @@ class Store(Protocol):
     async def add_player(self, identity: Identity) -> None:
         """Keep a new player, committed before returning; a taken name, id or token raises."""
 
-    async def record_race(self, record: RaceRecord, started_wall: float, ended_wall: float) -> None:
-        """Keep a finished race and both players' stats at once; a known race is a no-op."""
+    def record_race(
+        self, record: RaceRecord, started_wall: float, ended_wall: float
+    ) -> asyncio.Future[None]:
+        """Keep a finished race and both players' stats at once; a known race is a no-op.
+
+        Done once the race is committed; cancelling the future does not stop the write.
+        """
 
     async def touch(self, player_id: str, wall: float) -> None:
         """Set when the player was last seen."""
@@ -202,21 +207,24 @@ class SqliteStore:
     async def add_player(self, identity: Identity) -> None:
         await self._run(lambda db: db.add_player(identity))
 
-    async def record_race(self, record: RaceRecord, started_wall: float, ended_wall: float) -> None:
+    def record_race(
+        self, record: RaceRecord, started_wall: float, ended_wall: float
+    ) -> asyncio.Future[None]:
+        # The future is settled straight from the worker's one call back to
+        # the loop, with no task or future chain in between: a busy loop takes
+        # tens of milliseconds per pass, and each game_over waits for this.
         if self._closing is not None:
             raise StoreError("the store is closed")
+        loop = asyncio.get_running_loop()
+        written: asyncio.Future[None] = loop.create_future()
         race = (record, started_wall, ended_wall)
         batch = self._batch
-        index = None if batch is None else batch.add(race)
-        if batch is None or index is None:
+        if batch is None or not batch.add(race, written):
             batch = _RaceBatch()
-            index = batch.add(race)
-            assert index is not None, "a new batch takes races"
-            batch.written = self._start(lambda: self._write_races_on_worker(batch.take()))
+            batch.add(race, written)
+            self._start(lambda: self._write_batch_on_worker(batch, loop))
             self._batch = batch
-        failures = await asyncio.shield(batch.written)
-        if (failure := failures[index]) is not None:
-            raise failure
+        return written
 
     async def touch(self, player_id: str, wall: float) -> None:
         await self._run(lambda db: db.touch(player_id, wall))
@@ -253,7 +261,16 @@ class SqliteStore:
         self._batch = None
         return asyncio.get_running_loop().run_in_executor(self._executor, job)
 
-    def _write_races_on_worker(self, races: list[_Race]) -> list[StoreError | None]:
+    def _write_batch_on_worker(self, batch: _RaceBatch, loop: asyncio.AbstractEventLoop) -> None:
+        races, futures = batch.take()
+        failures: list[Exception | None]
+        try:
+            failures = self._write_races_on_worker(races)
+        except Exception as exc:  # a bug: still settle every future, or game_over never goes
+            failures = [exc] * len(races)
+        loop.call_soon_threadsafe(_settle, futures, failures)
+
+    def _write_races_on_worker(self, races: list[_Race]) -> list[Exception | None]:
         """Write ``races`` in one transaction; what each call gets: None or its error."""
         try:
             self._call_on_worker(lambda db: db.record_races(races))
@@ -263,7 +280,7 @@ class SqliteStore:
             return [self._failure_on_worker(race) for race in races]
         return [None] * len(races)
 
-    def _failure_on_worker(self, race: _Race) -> StoreError | None:
+    def _failure_on_worker(self, race: _Race) -> Exception | None:
         try:
             self._call_on_worker(lambda db: db.record_races([race]))
         except StoreError as exc:
@@ -312,23 +329,23 @@ class _RaceBatch:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._races: list[_Race] = []
+        self._written: list[asyncio.Future[None]] = []
         self._taken = False
-        self.written: asyncio.Future[list[StoreError | None]]
-        """Done when the batch is written: each race's error, or None."""
 
-    def add(self, race: _Race) -> int | None:
-        """The race's place in the batch, or None if the worker has taken the batch."""
+    def add(self, race: _Race, written: asyncio.Future[None]) -> bool:
+        """Add the race, whose ``written`` is settled with the batch; False once taken."""
         with self._lock:
             if self._taken:
-                return None
+                return False
             self._races.append(race)
-            return len(self._races) - 1
+            self._written.append(written)
+            return True
 
-    def take(self) -> list[_Race]:
-        """Every race added so far; none can be added after (on the worker)."""
+    def take(self) -> tuple[list[_Race], list[asyncio.Future[None]]]:
+        """Every race added so far, and their futures; none can be added after (on the worker)."""
         with self._lock:
             self._taken = True
-            return self._races
+            return self._races, self._written
 
 
 class _Database:
@@ -495,6 +512,17 @@ class _Database:
     def race_count(self) -> int:
         (count,) = self._conn.execute("SELECT count(*) FROM races").fetchone()
         return int(count)
+
+
+def _settle(futures: list[asyncio.Future[None]], failures: list[Exception | None]) -> None:
+    """On the loop: each race's future done, with its error if it has one."""
+    for future, failure in zip(futures, failures, strict=True):
+        if future.done():  # cancelled by whoever awaited it; the race is written all the same
+            continue
+        if failure is None:
+            future.set_result(None)
+        else:
+            future.set_exception(failure)
 
 
 _compact_json = json.JSONEncoder(separators=(",", ":")).encode
