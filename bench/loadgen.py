@@ -94,8 +94,8 @@ class Generator:
         self.errors = 0
         self.in_flight = 0
         self.drained = asyncio.Event()
-        self.orders: dict[str, list[bytes]] = {}
-        """A mirror race's play frames, worked out by its first player, for its second."""
+        self.orders: dict[str, ClearingOrder] = {}
+        """A mirror race's plays, begun by its first player, for its second."""
 
     def client(self, index: int) -> _Client:
         client: _Client = _Racer(self, index) if self.mode == "race" else _Echoer(self, index)
@@ -200,7 +200,7 @@ class _Racer(_Client):
     def __init__(self, gen: Generator, index: int) -> None:
         super().__init__(gen, index)
         self.seat = -1
-        self.plays: list[bytes] = []
+        self.order = ClearingOrder.NONE
         self.next = 0
         self.over = True
         self.welcomed = False
@@ -242,23 +242,23 @@ class _Racer(_Client):
         self._play_next()
 
     def _play_next(self) -> None:
-        if self.over or self.gen.stopping or self.next >= len(self.plays):
+        if self.over or self.gen.stopping:
             return
-        self.next += 1
-        self.send(self.plays[self.next - 1])
+        frame = self.order.frame(self.next)
+        if frame is not None:
+            self.next += 1
+            self.send(frame)
 
     def _game_start(self, message: dict[str, object]) -> None:
         self.seat = message["seat"]  # type: ignore[assignment]
         boards: list[dict[str, object]] = message["boards"]  # type: ignore[assignment]
-        # Both seats of a mirror race have the same layout: its order is worked
-        # out once (about 0.2 ms), as every race starts at the same moment.
+        # Both seats of a mirror race have the same layout, so they share one
+        # order, worked out a play at a time as the faster seat needs it.
         game_id: str = message["game_id"]  # type: ignore[assignment]
-        plays = self.gen.orders.pop(game_id, None)
-        if plays is None:
-            # Compact, as the echo's frame and the project's own client write it.
-            plays = [PLAY % card.encode() for card in clearing_order(boards[self.seat])]
-            self.gen.orders[game_id] = plays
-        self.plays = plays
+        order = self.gen.orders.pop(game_id, None)
+        if order is None:
+            order = self.gen.orders[game_id] = ClearingOrder(boards[self.seat])
+        self.order = order
         self.next, self.over = 0, False
         self._play_next()
 
@@ -290,24 +290,51 @@ class _Racer(_Client):
     }
 
 
-def clearing_order(board: dict[str, object]) -> list[str]:
-    """An order of plays that takes this wire board as far as it goes (for a winnable
-    layout, all 52 cards): the engine's legal plays, first one each time."""
+class ClearingOrder:
+    """The plays that take a wire board as far as it goes (all 52 cards for a winnable
+    layout): the engine's first legal play each time, as compact ``play`` frames.
+
+    Worked out a play at a time, when a player asks for it, rather than all 52
+    at ``game_start``: every race of a run starts at the same moment, and 500
+    whole orders at once (0.25 ms each) stalled the generator for over 0.1 s,
+    so that the plays and acknowledgements of that moment were timed late.
+    """
+
+    NONE: ClassVar[ClearingOrder]
+    """An order with no plays, for a player not in a race."""
+
+    __slots__ = ("_board", "_frames")
+
+    def __init__(self, board: dict[str, object] | None) -> None:
+        self._frames: list[bytes] = []
+        self._board: engine.Board | None = None if board is None else _engine_board(board)
+
+    def frame(self, index: int) -> bytes | None:
+        """The ``play`` frame of play number ``index`` (from 0), or None past the last."""
+        frames, board = self._frames, self._board
+        while len(frames) <= index:
+            if board is None or not (plays := board.legal_plays()):
+                return None
+            board.play(plays[0])
+            # Compact, as the echo's frame and the project's own client write it.
+            frames.append(PLAY % str(plays[0]).encode())
+        return frames[index]
+
+
+ClearingOrder.NONE = ClearingOrder(None)
+
+
+def _engine_board(board: dict[str, object]) -> engine.Board:
     parse = engine.Card.parse
     beds: list[list[str]] = board["beds"]  # type: ignore[assignment]
     bouquet: list[str] = board["bouquet"]  # type: ignore[assignment]
     found: dict[str, int] = board["foundations"]  # type: ignore[assignment]
-    state = engine.Board.from_parts(
+    return engine.Board.from_parts(
         [[parse(code) for code in bed] for bed in beds],
         [parse(code) for code in bouquet],
         [found[suit] for suit in "SHDC"],
         0,
     )
-    order: list[str] = []
-    while plays := state.legal_plays():
-        state.play(plays[0])
-        order.append(str(plays[0]))
-    return order
 
 
 class _Deflate:
