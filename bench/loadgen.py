@@ -4,11 +4,17 @@
 
 Against the race server (``--mode race``) every connection is a player: it says
 ``hello`` and ``seek``s a race with ``mirror`` and ``winnable_only``, so the
-N players make N/2 simultaneous races, each 52 plays per player. At
-``game_start`` a player works out an order that clears its board, then plays
-it as fast as acknowledgements come back: a ``play`` goes out, the player's own
-``played`` (its acknowledgement) comes back, the next ``play`` goes out. After
+N players make N/2 simultaneous races, each 52 plays per player. A player
+plays the board out (the engine's first legal play each time) as fast as
+acknowledgements come back: a ``play`` goes out, the player's own ``played``
+(its acknowledgement) comes back, the next ``play`` goes out. After
 ``game_over`` it seeks again, so the load holds for the whole run.
+
+The pairs of players seek at times spread evenly over the warm-up, as players
+arrive at a real server, so that races also end at different times. With
+``--lockstep`` every player seeks at once: all races then end, are written to
+the store and start again in the same fraction of a second, a burst the
+benchmark measures on its own.
 
 Against an echo server (``--mode echo``) every connection sends a play-shaped
 frame and waits for its echo, the same pattern without the game.
@@ -65,6 +71,7 @@ class Result:
 
     mode: str
     deflate: bool
+    lockstep: bool
     connections: int
     round_trips: int
     window_s: float
@@ -90,6 +97,7 @@ class Generator:
         self.latencies = array("q")  # nanoseconds, round trips inside the window only
         self.recording = False
         self.stopping = False
+        self.lockstep = False
         self.races = 0
         self.errors = 0
         self.in_flight = 0
@@ -102,9 +110,16 @@ class Generator:
         self.clients.append(client)
         return client
 
-    def start(self) -> None:
-        for client in self.clients:
-            client.start()
+    def start(self, spread: float = 0.0) -> None:
+        """Every client starts; the ``k``-th of ``n`` pairs of players ``k / n * spread`` s late."""
+        loop = asyncio.get_running_loop()
+        pairs = max(1, len(self.clients) // 2)
+        for index, client in enumerate(self.clients):
+            delay = (index // 2) / pairs * spread
+            if delay > 0:
+                loop.call_later(delay, client.start)
+            else:
+                client.start()
 
     def stop(self) -> None:
         """Send nothing new; ``drained`` is set once every reply has come back."""
@@ -392,14 +407,21 @@ async def measure(
     window: float,
     server_pid: int | None,
     deflate: bool = False,
+    lockstep: bool = False,
 ) -> Result:
-    """Connect, warm up, measure one window, stop, hang up."""
+    """Connect, warm up, measure one window, stop, hang up.
+
+    Races start at staggered times over the warm-up, as players arrive at a
+    real server, so that they also end at different times; with ``lockstep``
+    every race starts at once (and they all end and restart together).
+    """
     gen = Generator(mode, deflate=deflate)
     clients = [gen.client(index) for index in range(connections)]
     await connect_all(url, clients, deflate=deflate)
     if mode == "race":
         await _until(lambda: all(c.welcomed for c in clients if isinstance(c, _Racer)), 60)
-    gen.start()
+    gen.lockstep = lockstep
+    gen.start(0.0 if lockstep or mode == "echo" else warmup)
     await asyncio.sleep(warmup)
     started, own, server = time.perf_counter(), _own_cpu(), _cpu(server_pid)
     gen.recording = True
@@ -421,6 +443,7 @@ def _result(gen: Generator, elapsed: float, own_cpu: float, server_cpu: float) -
     return Result(
         mode=gen.mode,
         deflate=gen.deflate,
+        lockstep=gen.lockstep,
         connections=len(gen.clients),
         round_trips=count,
         window_s=round(elapsed, 3),
@@ -463,6 +486,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--window", type=float, default=5.0, help="seconds measured")
     parser.add_argument("--server-pid", type=int, help="read this process's CPU time")
     parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
+    parser.add_argument(
+        "--lockstep",
+        action="store_true",
+        help="start every race at once, not spread over the warm-up",
+    )
     args = parser.parse_args(argv)
     if not args.url.startswith("ws://127.0.0.1:"):
         parser.error("the generator only loads servers on 127.0.0.1")
@@ -475,6 +503,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         window=args.window,
         server_pid=args.server_pid,
         deflate=args.deflate,
+        lockstep=args.lockstep,
     )
     result = run_loop(run, "uvloop" if _has_uvloop() else "asyncio")
     print(json.dumps(asdict(result)))

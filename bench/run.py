@@ -9,7 +9,9 @@ share a core. In the same run and with the same generator it measures:
 - the race server,
 
 at 100, 1,000 and 2,000 connections on the default asyncio loop, then on
-uvloop; permessage-deflate's cost at 1,000; and resident memory per idle
+uvloop; at 1,000 with every race started at once (``--lockstep``), so that
+they all end and restart together; permessage-deflate's cost at 1,000; and
+resident memory per idle
 connection at 1,000, 5,000 and 10,000 (:mod:`bench.memory`). It writes
 ``bench/results/report.md`` and ``bench/results/throughput.png`` and prints,
 as its last line, one JSON object (the figures at 1,000 connections).
@@ -148,6 +150,7 @@ def load(
     scratch: Path,
     *,
     compression: str = "none",
+    lockstep: bool = False,
 ) -> list[Sample]:
     """Each of ``kinds`` at one load: the best of ``effort.repeat`` runs, each on a fresh server.
 
@@ -158,21 +161,25 @@ def load(
     best: dict[str, dict[str, Any]] = {}
     for _ in range(effort.repeat):
         for kind in kinds:
-            result = _run(kind, loop, n, effort, scratch, compression=compression)
+            result = _run(
+                kind, loop, n, effort, scratch, compression=compression, lockstep=lockstep
+            )
             if kind not in best or result["rt_per_s"] > best[kind]["rt_per_s"]:
                 best[kind] = result
-            print(f"  {kind:10} {loop:7} {compression:7} n={n:5}: {_line(result)}", file=sys.stderr)
+            how = "lockstep" if lockstep else compression
+            print(f"  {kind:10} {loop:7} {how:8} n={n:5}: {_line(result)}", file=sys.stderr)
     return [Sample(kind, loop, compression, best[kind]) for kind in kinds]
 
 
 def _run(
-    kind: str, loop: str, n: int, effort: Effort, scratch: Path, *, compression: str
+    kind: str, loop: str, n: int, effort: Effort, scratch: Path, *, compression: str, lockstep: bool
 ) -> dict[str, Any]:
     """One run of the generator against a fresh server."""
     with server(kind, loop, scratch, compression) as (port, pid):
         args = ["--url", f"ws://127.0.0.1:{port}/ws", "--mode", SERVERS[kind][1]]
         args += ["-n", str(n), "--warmup", str(effort.warmup), "--window", str(effort.window)]
         args += ["--server-pid", str(pid), *(["--deflate"] if compression == "deflate" else [])]
+        args += ["--lockstep"] if lockstep else []
         result = _pinned("bench.loadgen", *args)
     assert isinstance(result, dict)
     return result
@@ -208,9 +215,13 @@ def throughput(effort: Effort, scratch: Path) -> list[Sample]:
     return samples
 
 
-def extras(effort: Effort, scratch: Path) -> tuple[list[Sample], dict[str, list[Any]]]:
-    """Deflate's cost in throughput, and memory per idle connection."""
-    deflate = load(("websockets", "race"), "asyncio", 1000, effort, scratch, compression="deflate")
+def extras(
+    effort: Effort, scratch: Path
+) -> tuple[list[Sample], list[Sample], dict[str, list[Any]]]:
+    """Every race at once, deflate's cost in throughput, and memory per idle connection."""
+    pair = ("websockets", "race")
+    lockstep = load(pair, "asyncio", 1000, effort, scratch, lockstep=True)
+    deflate = load(pair, "asyncio", 1000, effort, scratch, compression="deflate")
     steps = (1000, 5000, 10000)
     memories = {
         "race server": memory("race", scratch, steps),
@@ -218,7 +229,7 @@ def extras(effort: Effort, scratch: Path) -> tuple[list[Sample], dict[str, list[
         "race server, deflate": memory("race", scratch, (1000, 5000), "deflate"),
         "websockets echo, deflate": memory("websockets", scratch, (1000, 5000), "deflate"),
     }
-    return deflate, memories
+    return lockstep, deflate, memories
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -233,8 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         scratch = Path(folder)
         samples = throughput(effort, scratch)
         if effort.extras:
-            deflate, memories = extras(effort, scratch)
-            report.write(samples, deflate, memories, effort.connections, RESULTS)
+            lockstep, deflate, memories = extras(effort, scratch)
+            report.write(samples, lockstep, deflate, memories, effort.connections, RESULTS)
             print(f"wrote {RESULTS / 'report.md'}", file=sys.stderr)
     print(json.dumps(report.summary(samples, 1000)))
     return 0
