@@ -31,8 +31,9 @@ Races end in bursts: races that start together end together, and each
   for anyone reading the file with SQL;
 - races recorded while the worker is busy are written together, in one
   transaction (:class:`_RaceBatch`).
-A race of 104 moves cost 0.64 ms of CPU to write as rows, one transaction
-each; it costs 0.31 ms as a column, and 0.22 ms in a batch (bench/README.md).
+A race of 104 moves cost 0.67 ms of CPU to write as rows, one transaction
+each; it costs 0.24 ms as a column, and 0.11 ms in a batch of 500
+(``python -m bench.store``; bench/README.md).
 
 Errors: every failure of the store (a duplicate player, an unknown player, a
 closed store, an SQLite error) raises :class:`StoreError`, and a failed write
