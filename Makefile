@@ -58,7 +58,7 @@ schema: $(STAMP)  ## regenerate protocol/schema/*.json from the models
 stats: $(STAMP)  ## deal statistics with 95% confidence intervals
 	$(BIN)/python -m engine stats --deals 200000
 
-bench: $(BENCH_STAMP)  ## the benchmarks: engine, store, then the load benchmark (about 13 minutes)
+bench: $(BENCH_STAMP)  ## the benchmarks: engine, store, then the load benchmark (about 12 minutes)
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.store
 	$(BIN)/python -m bench.run
