@@ -214,10 +214,11 @@ class SqliteStore:
         # The future is settled straight from the worker's one call back to
         # the loop, with no task or future chain in between: a busy loop takes
         # tens of milliseconds per pass, and each game_over waits for this.
-        if self._closing is not None:
-            raise StoreError("the store is closed")
         loop = asyncio.get_running_loop()
         written: asyncio.Future[None] = loop.create_future()
+        if self._closing is not None:  # a failure comes through the future, as any other
+            written.set_exception(StoreError("the store is closed"))
+            return written
         race = (record, started_wall, ended_wall)
         batch = self._batch
         if batch is None or not batch.add(race, written):

@@ -326,6 +326,9 @@ async def test_close_twice_and_use_after_close(tmp_path: Path) -> None:
         await store.add_player(ANN)
     with pytest.raises(StoreError):
         await store.open()
+    written = store.record_race(make_race("g1"), 1.0, 2.0)  # the future carries the failure
+    with pytest.raises(StoreError):
+        await written
     # Closing a store that was never opened is fine too.
     await SqliteStore(":memory:").close()
 
