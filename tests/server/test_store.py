@@ -65,6 +65,27 @@ def raw(path: Path) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
+async def with_players(path: Path) -> SqliteStore:
+    """An open store on the file at ``path`` that knows Ann and Bob."""
+    store = SqliteStore(path)
+    await store.open()
+    await store.add_player(ANN)
+    await store.add_player(BOB)
+    return store
+
+
+@contextmanager
+def write_locked(path: Path) -> Iterator[None]:
+    """Another connection holds the file's write lock until the block ends."""
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+
+
 # Players
 
 
@@ -197,10 +218,7 @@ async def test_a_failed_race_writes_nothing(store: Store, broken) -> None:
 
 async def test_calls_run_in_the_order_they_are_made(tmp_path: Path) -> None:
     path = tmp_path / "fg.sqlite3"
-    store = SqliteStore(path)
-    await store.open()
-    await store.add_player(ANN)
-    await store.add_player(BOB)
+    store = await with_players(path)
     ids = [f"g{n:03}" for n in range(60)]
     await asyncio.gather(
         *(
@@ -221,22 +239,15 @@ async def test_calls_run_in_the_order_they_are_made(tmp_path: Path) -> None:
 
 async def test_races_recorded_together_are_kept_or_refused_one_by_one(tmp_path: Path) -> None:
     path = tmp_path / "fg.sqlite3"
-    store = SqliteStore(path)
-    await store.open()
-    await store.add_player(ANN)
-    await store.add_player(BOB)
-    # Another connection holds the write lock, so every race below is recorded
-    # while the worker is busy: they are written together once it lets go.
-    blocker = sqlite3.connect(path, isolation_level=None)
-    blocker.execute("BEGIN IMMEDIATE")
-    first = store.record_race(make_race("g-first"), 2000.0, 2030.0)
+    store = await with_players(path)
     records = [make_race(f"g{n:02}") for n in range(30)]
     records[17] = dataclasses.replace(records[17], player_ids=(ANN.player_id, "p-nobody"))
     records[23] = records[5]  # a race recorded twice is kept once
-    writes = [store.record_race(record, 2100.0, 2130.0) for record in records]
-    await asyncio.sleep(0)
-    blocker.execute("ROLLBACK")
-    blocker.close()
+    # Every race below is recorded while the worker waits for the lock, so
+    # they are written together once it is let go.
+    with write_locked(path):
+        first = store.record_race(make_race("g-first"), 2000.0, 2030.0)
+        writes = [store.record_race(record, 2100.0, 2130.0) for record in records]
     await first
     results = await asyncio.gather(*writes, return_exceptions=True)
     assert [n for n, result in enumerate(results) if result is not None] == [17]
@@ -261,36 +272,29 @@ async def test_a_write_that_fails_on_a_bug_still_answers(store: Store) -> None:
 
 async def test_a_blocked_write_leaves_the_loop_free(tmp_path: Path) -> None:
     path = tmp_path / "fg.sqlite3"
-    store = SqliteStore(path)
-    await store.open()
-    await store.add_player(ANN)
-    await store.add_player(BOB)
+    store = await with_players(path)
     # Another connection holds the write lock: the store's worker must wait for it.
-    blocker = sqlite3.connect(path, isolation_level=None)
-    blocker.execute("BEGIN IMMEDIATE")
-    write = store.record_race(make_race("g1"), 2000.0, 2030.0)
-    count = asyncio.create_task(store.race_count())
+    with write_locked(path):
+        write = store.record_race(make_race("g1"), 2000.0, 2030.0)
+        count = asyncio.create_task(store.race_count())
 
-    # Two coroutines take turns on the loop while the write cannot finish.
-    ping, pong = asyncio.Event(), asyncio.Event()
+        # Two coroutines take turns on the loop while the write cannot finish.
+        ping, pong = asyncio.Event(), asyncio.Event()
 
-    async def echo() -> None:
+        async def echo() -> None:
+            for _ in range(20):
+                await ping.wait()
+                ping.clear()
+                pong.set()
+
+        echoer = asyncio.create_task(echo())
         for _ in range(20):
-            await ping.wait()
-            ping.clear()
-            pong.set()
-
-    echoer = asyncio.create_task(echo())
-    for _ in range(20):
-        ping.set()
-        await pong.wait()
-        pong.clear()
-    await echoer
-    assert not write.done()
-    assert not count.done()  # queued behind the write
-
-    blocker.execute("ROLLBACK")
-    blocker.close()
+            ping.set()
+            await pong.wait()
+            pong.clear()
+        await echoer
+        assert not write.done()
+        assert not count.done()  # queued behind the write
     await write
     assert await count == 1  # it ran after the write, as it was made after it
     await store.close()
@@ -298,10 +302,7 @@ async def test_a_blocked_write_leaves_the_loop_free(tmp_path: Path) -> None:
 
 async def test_close_finishes_calls_already_made(tmp_path: Path) -> None:
     path = tmp_path / "fg.sqlite3"
-    store = SqliteStore(path)
-    await store.open()
-    await store.add_player(ANN)
-    await store.add_player(BOB)
+    store = await with_players(path)
     writes = [store.record_race(make_race(f"g{n}"), 1.0, 2.0) for n in range(5)]
     writes[0].cancel()  # a caller that gives up does not drop a write already made
     await store.close()
@@ -355,10 +356,7 @@ async def test_moves_are_kept_to_the_millisecond(store: Store) -> None:
 
 async def test_the_moves_view_shows_each_move_as_a_row(tmp_path: Path) -> None:
     path = tmp_path / "fg.sqlite3"
-    store = SqliteStore(path)
-    await store.open()
-    await store.add_player(ANN)
-    await store.add_player(BOB)
+    store = await with_players(path)
     await store.record_race(make_race("g1", moves=2), 2000.0, 2030.0)
     await store.record_race(make_race("g2", moves=5), 2000.0, 2030.0)
     await store.close()
