@@ -90,14 +90,14 @@ class Result:
 class Generator:
     """The shared state of all connections: the window and its counts."""
 
-    def __init__(self, mode: Mode, *, deflate: bool = False) -> None:
+    def __init__(self, mode: Mode, *, deflate: bool = False, lockstep: bool = False) -> None:
         self.mode = mode
         self.deflate = deflate
+        self.lockstep = lockstep
         self.clients: list[_Client] = []
         self.latencies = array("q")  # nanoseconds, round trips inside the window only
         self.recording = False
         self.stopping = False
-        self.lockstep = False
         self.races = 0
         self.errors = 0
         self.in_flight = 0
@@ -310,9 +310,10 @@ class ClearingOrder:
     layout): the engine's first legal play each time, as compact ``play`` frames.
 
     Worked out a play at a time, when a player asks for it, rather than all 52
-    at ``game_start``: every race of a run starts at the same moment, and 500
-    whole orders at once (0.25 ms each) stalled the generator for over 0.1 s,
-    so that the plays and acknowledgements of that moment were timed late.
+    at ``game_start``: races that start together (every one of them with
+    ``--lockstep``) asked for 500 whole orders at once (0.25 ms each), which
+    stalled the generator for over 0.1 s, so that the plays and
+    acknowledgements of that moment were timed late.
     """
 
     NONE: ClassVar[ClearingOrder]
@@ -415,12 +416,11 @@ async def measure(
     real server, so that they also end at different times; with ``lockstep``
     every race starts at once (and they all end and restart together).
     """
-    gen = Generator(mode, deflate=deflate)
+    gen = Generator(mode, deflate=deflate, lockstep=lockstep)
     clients = [gen.client(index) for index in range(connections)]
     await connect_all(url, clients, deflate=deflate)
     if mode == "race":
         await _until(lambda: all(c.welcomed for c in clients if isinstance(c, _Racer)), 60)
-    gen.lockstep = lockstep
     gen.start(0.0 if lockstep or mode == "echo" else warmup)
     await asyncio.sleep(warmup)
     started, own, server = time.perf_counter(), _own_cpu(), _cpu(server_pid)

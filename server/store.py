@@ -279,10 +279,11 @@ class SqliteStore:
         except StoreError:
             # One race was refused, and with it all: write each on its own,
             # so that only the refused one fails.
-            return [self._failure_on_worker(race) for race in races]
+            return [self._write_alone_on_worker(race) for race in races]
         return [None] * len(races)
 
-    def _failure_on_worker(self, race: _Race) -> Exception | None:
+    def _write_alone_on_worker(self, race: _Race) -> Exception | None:
+        """Write one race in its own transaction; its error, or None."""
         try:
             self._call_on_worker(lambda db: db.record_races([race]))
         except StoreError as exc:
