@@ -53,7 +53,7 @@ def summary(samples: Sequence[Sample], n: int, loop: str = "asyncio") -> dict[st
 
 def _round_ratios(race: dict[str, Any], echo: dict[str, Any]) -> list[float]:
     """The race server over the echo in each round, the two runs taken side by side."""
-    pairs = zip(race.get("rounds_rt_per_s", ()), echo.get("rounds_rt_per_s", ()), strict=False)
+    pairs = zip(race["rounds_rt_per_s"], echo["rounds_rt_per_s"], strict=True)
     return [round(mine / theirs, 3) for mine, theirs in pairs]
 
 
