@@ -9,15 +9,18 @@ see connections still in their opening handshake.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
+from websockets.protocol import Protocol, State
+from websockets.streams import StreamReader
 
 from protocol import Error, encode_bytes
 
+from .frames import plain_texts
 from .outbox import Outbox
 
 if TYPE_CHECKING:
@@ -53,21 +56,67 @@ it is not coming back, and holds its slot and a shutdown meanwhile."""
 class GameConnection(ServerConnection):
     """A websocket that can hand complete text messages straight to a callback.
 
-    websockets queues every message and wakes the connection's handler task
-    to read it: a queue, a future and a task switch per message. Once
-    :attr:`on_text` is set (the glue sets it when the player has said hello,
-    after which handling a message never waits), a text message that arrives
-    in one frame with nothing queued ahead of it goes to ``on_text`` from
-    ``data_received``, in order. Everything else takes websockets' own path
-    to the handler: fragmented and binary messages, invalid UTF-8 (which
-    websockets answers with 1007), and any message behind one still queued.
-    ``on_text`` runs inside asyncio's ``data_received`` and must not raise.
-    Keeping that order reads websockets' own queue (``recv_messages.frames``),
-    so ``tests/integration/test_short_path.py`` holds both paths to the same
-    behaviour whenever websockets is upgraded.
+    websockets parses every frame with generator-based coroutines, queues
+    every message and wakes the connection's handler task to read it: a
+    queue, a future and a task switch per message. Once :attr:`on_text` is
+    set (the glue sets it when the player has said hello, after which
+    handling a message never waits), a whole text message goes to
+    ``on_text`` from ``data_received``, in order, by one of two ways:
+
+    * bytes that arrive while websockets' parser waits between frames, with
+      nothing of theirs buffered or queued, are read by
+      :func:`~server.frames.plain_texts` up to the first frame that is not a
+      plain text message; the rest, from that frame on, goes to websockets;
+    * a text message that websockets parsed, in one frame and with nothing
+      queued ahead of it, is taken from its event.
+
+    Everything else takes websockets' own path to the handler: control,
+    fragmented and binary frames, invalid UTF-8 (which websockets answers
+    with 1007), and any message behind one still queued. ``on_text`` runs
+    inside asyncio's ``data_received`` and must not raise.
+
+    Knowing that the parser waits between frames, and keeping that order,
+    reads websockets' internals (its parser's generators, its reader's
+    buffer, ``recv_messages.frames``): ``tests/integration/test_short_path.py``
+    holds both ways to websockets' behaviour and checks that the first is
+    taken, whenever websockets is upgraded.
     """
 
     on_text: Callable[[str], None] | None = None
+
+    def data_received(self, data: bytes) -> None:
+        on_text = self.on_text
+        if on_text is not None and self.between_frames():
+            texts, used = plain_texts(data, self.protocol.max_message_size)
+            for text in texts:
+                on_text(text)
+            if used == len(data):
+                return
+            data = data[used:]
+        super().data_received(data)
+
+    def between_frames(self) -> bool:
+        """Whether websockets' parser waits for a frame's first byte, nothing pending.
+
+        In the open state its parser is ``ServerProtocol.parse``, which has
+        handed over to ``Protocol.parse``; between frames that waits in
+        ``StreamReader.at_eof`` with an empty buffer.
+        """
+        protocol = self.protocol
+        if (
+            protocol.state is not State.OPEN
+            or protocol.extensions
+            or protocol.current_size is not None  # in a fragmented message
+            or protocol.reader.buffer
+            or len(self.recv_messages.frames)
+        ):
+            return False
+        # Generators, typed as Generator, which has no gi_ attributes.
+        outer: Any = protocol.parser
+        inner: Any = outer.gi_yieldfrom
+        while inner is not None and inner.gi_yieldfrom is not None:
+            outer, inner = inner, inner.gi_yieldfrom
+        return inner is not None and inner.gi_code is _AT_EOF and outer.gi_code is _PARSE
 
     def process_event(self, event: Event) -> None:
         on_text = self.on_text
@@ -86,6 +135,10 @@ class GameConnection(ServerConnection):
             super().process_event(event)
             return
         on_text(text)
+
+
+_AT_EOF = StreamReader.at_eof.__code__
+_PARSE = Protocol.parse.__code__
 
 
 def tracked(connections: set[ServerConnection]) -> type[GameConnection]:

@@ -1,15 +1,21 @@
 """The short path: once a player has said hello, whole text messages skip
-websockets' queue (``server.connection.GameConnection``). These tests hold the
-two paths to the same behaviour: order kept across the switch, fragmented
-messages and invalid UTF-8 still handled by websockets, a failing handler
-still closing with 1011 and nothing else."""
+websockets' queue, and plain text frames its parser too
+(``server.connection.GameConnection``). These tests hold the paths to the
+same behaviour: order kept across the switch, frames cut short or behind a
+ping read whole and in order, fragmented messages, invalid UTF-8 and frames
+websockets refuses still handled by websockets, a failing handler still
+closing with 1011 and nothing else; and they check that the parser is
+skipped at all, which rests on websockets' internals."""
 
 from __future__ import annotations
 
 import json
 from typing import TYPE_CHECKING, Any
 
-from websockets.frames import Opcode
+import pytest
+from websockets.frames import Frame, Opcode
+
+from server import connection
 
 from .conftest import fresh_name, legal
 from .hostile_helpers import (
@@ -64,6 +70,72 @@ async def test_messages_written_with_hello_are_answered_in_order(server: GameSer
     writer.write(b"".join(_lobby(i) for i in range(20, 40)))
     second = await _replies(reader, 20)
     assert [(r["type"], r["id"]) for r in first + second] == [("lobby", i) for i in range(40)]
+    writer.close()
+
+
+def _hello_frame() -> bytes:
+    return _frame({"type": "hello", "name": fresh_name()})
+
+
+async def test_plain_text_frames_after_hello_skip_websockets_parser(
+    server: GameServer, monkeypatch: Any
+) -> None:
+    read: list[str] = []
+    plain_texts = connection.plain_texts
+
+    def spy(data: bytes, max_size: int | None) -> tuple[list[str], int]:
+        texts, used = plain_texts(data, max_size)
+        read.extend(texts)
+        return texts, used
+
+    monkeypatch.setattr(connection, "plain_texts", spy)
+    reader, writer = await raw_handshake(server.port)
+    writer.write(_hello_frame())
+    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    writer.write(_lobby(1) + _lobby(2))
+    assert [r["id"] for r in await _replies(reader, 2)] == [1, 2]
+    assert [json.loads(text)["id"] for text in read] == [1, 2]
+    writer.close()
+
+
+async def test_frames_cut_short_or_behind_a_ping_are_answered_in_order(
+    server: GameServer,
+) -> None:
+    reader, writer = await raw_handshake(server.port)
+    writer.write(_hello_frame())
+    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    padded = json.dumps({"type": "lobby", "id": 3}).encode().ljust(300)  # a 2-byte length
+    ping = masked_frame(b"hi", Opcode.PING.value)
+    data = _lobby(1) + ping + _lobby(2) + masked_frame(padded) + _lobby(4)
+    # Cut inside a header, inside a payload and inside the ping.
+    for start, stop in [(0, 1), (1, 10), (10, len(_lobby(1)) + 3), (len(_lobby(1)) + 3, None)]:
+        writer.write(data[start:stop])
+        await writer.drain()
+    frames = [await read_frame(reader) for _ in range(5)]
+    assert (Opcode.PONG.value, b"hi") in frames
+    lobbies = [json.loads(payload) for opcode, payload in frames if opcode == Opcode.TEXT.value]
+    assert [r["id"] for r in lobbies] == [1, 2, 3, 4]
+    writer.close()
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        (Frame(Opcode.TEXT, b'{"type":"lobby"}').serialize(mask=False), 1002),
+        (bytes([0x81 | 0x40]) + masked_frame(b'{"type":"lobby"}')[1:], 1002),
+        (masked_frame(b" " * 4097), 1009),  # the default --max-message is 4096
+    ],
+    ids=["unmasked", "reserved bit", "over the limit"],
+)
+async def test_frames_websockets_refuses_after_hello_close_the_connection(
+    server: GameServer, frame: bytes, code: int
+) -> None:
+    assert server.settings.max_message == 4096
+    reader, writer = await raw_handshake(server.port)
+    writer.write(_hello_frame())
+    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    writer.write(_lobby(1) + frame)  # a plain frame first, so the short path reads the write
+    assert await read_close_code(reader) == code
     writer.close()
 
 
