@@ -118,6 +118,42 @@ async def test_frames_cut_short_or_behind_a_ping_are_answered_in_order(
     writer.close()
 
 
+async def test_a_frame_cut_short_is_never_read_from_its_middle(server: GameServer) -> None:
+    reader, writer = await raw_handshake(server.port)
+    writer.write(_hello_frame())
+    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    # The id's last bytes, from the second byte of U+E045 (EE 81 85) on, read
+    # as a whole frame of their own: 81 85 (text, masked, 5 bytes), the mask
+    # AAAA and five bytes. Masked with zeros, the payload goes out as it is.
+    payload = json.dumps({"type": "lobby", "id": "\ue045" + "A" * 9}, ensure_ascii=False).encode()
+    frame = bytes([0x81, 0x80 | len(payload)]) + bytes(4) + payload
+    cut = frame.index(b"\xee\x81\x85") + 1
+    writer.write(_lobby(0) + frame[:cut])
+    assert (await _replies(reader, 1))[0]["id"] == 0  # so the server has read the cut
+    writer.write(frame[cut:])
+    assert (await _replies(reader, 1))[0]["id"] == "\ue045" + "A" * 9
+    writer.close()
+
+
+async def test_a_frame_cut_after_its_header_is_never_read_from_its_payload(
+    server: GameServer,
+) -> None:
+    reader, writer = await raw_handshake(server.port)
+    writer.write(_hello_frame())
+    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    # Cut after the mask, websockets' parser waits for the payload with
+    # nothing buffered; the payload looks like a whole frame, but is a text
+    # message that is not UTF-8, which websockets closes with 1007.
+    payload = bytes([0x81, 0x85]) + b"A" * 9
+    frame = bytes([0x81, 0x80 | len(payload)]) + bytes(4) + payload
+    writer.write(_lobby(0) + frame[:6])
+    assert (await _replies(reader, 1))[0]["id"] == 0  # so the server has read the cut
+    writer.write(frame[6:])
+    opcode, close = await read_frame(reader)
+    assert (opcode, int.from_bytes(close[:2], "big")) == (Opcode.CLOSE.value, 1007)
+    writer.close()
+
+
 @pytest.mark.parametrize(
     ("frame", "code"),
     [
