@@ -25,7 +25,15 @@ from .client import (
     Seek,
     Watch,
 )
-from .codec import DecodeError, DecodeErrorCode, decode, decode_server, encode, encode_bytes
+from .codec import (
+    DecodeError,
+    DecodeErrorCode,
+    decode,
+    decode_server,
+    encode,
+    encode_bytes,
+    played_frame,
+)
 from .common import (
     CARD_PATTERN,
     ERROR_CODES,
@@ -120,4 +128,5 @@ __all__ = [
     "encode",
     "encode_bytes",
     "is_request_id",
+    "played_frame",
 ]

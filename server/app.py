@@ -425,7 +425,7 @@ class GameServer:
                 barrier = self._record(out.record)
                 continue
             message = out.message
-            frame = encode_bytes(message)
+            frame = message if isinstance(message, bytes) else encode_bytes(message)
             receivers = out.to
             if out.game_id is not None and (watchers := self.lobby.watchers(out.game_id)):
                 receivers = (*receivers, *watchers)
@@ -434,7 +434,7 @@ class GameServer:
                 if conn is None:
                     continue
                 if player_id == sender and request_id is not None:
-                    conn.outbox.push(with_id(frame, message, request_id), barrier)
+                    conn.outbox.push(with_id(frame, request_id), barrier)
                     request_id = None
                 else:
                     conn.outbox.push(frame, barrier)

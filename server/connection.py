@@ -198,14 +198,13 @@ def error(code: str, message: str, request_id: RequestId | None) -> Error:
     return Error.model_validate({"code": code, "message": message, "id": request_id})
 
 
-def with_id(frame: bytes, message: ServerMessage, request_id: RequestId) -> bytes:
-    """``frame`` (the encoding of ``message``) with the request's ``id`` added.
+def with_id(frame: bytes, request_id: RequestId) -> bytes:
+    """``frame``, a message's encoding without an ``id`` (the cores never set
+    one), with the request's ``id`` added as its last member.
 
     Appending the member to the shared frame saves a copy of the model and a
     second encoding for every request that carries an id.
     """
-    if message.id is not None:  # pragma: no cover - the cores never set one
-        return encode_bytes(message.model_copy(update={"id": request_id}))
     return b'%s,"id":%s}' % (frame[:-1], json.dumps(request_id).encode())
 
 

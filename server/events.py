@@ -4,7 +4,8 @@ The cores (:mod:`server.race`, :mod:`server.lobby`) never touch a socket: every
 input returns a list of outputs, which the glue carries out in order.
 
 * :class:`Send` delivers one message to players (by id) and, when ``game_id``
-  is set, to that race's spectators.
+  is set, to that race's spectators. The message is a model, or the frame
+  itself for the one event made on every play (``played``).
 * :class:`RaceEnded` asks the glue to persist a finished race. It comes right
   before the ``game_over`` it leads to, so the glue can hold that message back
   until the race is on disk.
@@ -28,10 +29,13 @@ __all__ = ["Output", "RaceEnded", "Refused", "Send"]
 
 @dataclass(frozen=True, slots=True)
 class Send:
-    """Deliver ``message`` to the players ``to`` and to the spectators of ``game_id``."""
+    """Deliver ``message`` to the players ``to`` and to the spectators of ``game_id``.
+
+    ``message`` is a model, or bytes: its frame, encoded by the core, with no ``id``.
+    """
 
     to: tuple[str, ...]
-    message: ServerMessage
+    message: ServerMessage | bytes
     game_id: str | None = None
 
 

@@ -18,6 +18,8 @@ monotonic clock), and each returning the outputs the glue must carry out
 
 Every race event (``game_start``, ``played``, ``redealt``, ``status``,
 ``game_over``) takes the next ``seq``; the same objects go to every receiver.
+A ``played`` goes out already encoded (:func:`protocol.played_frame`): one
+is made per play.
 
 Deciding (PROTOCOL.md, "Deciding the race"): clearing wins at once; resigning
 or being away past the grace loses at once; a count is final when its player
@@ -39,10 +41,10 @@ from protocol import (
     GameState,
     OpponentAway,
     OpponentBack,
-    Played,
     Redealt,
     StatusChanged,
     board_to_wire,
+    played_frame,
 )
 
 from .events import Output, RaceEnded, Refused, Send
@@ -201,14 +203,12 @@ class Race:
         code = str(card)
         player.moves.append(MoveRecord(self.seq, seat, code, now - self.started))
         self._restart_idle(player, now)
-        # Validated rather than model_construct: pydantic-core checks these
-        # eight fields in a third of the time model_construct takes to
-        # assign them in Python (bench/README.md, "What the profile showed").
-        played = Played(
+        # Encoded at once: a model per play only to serialize it cost more
+        # than the rest of this method (bench/README.md, item 18).
+        played = played_frame(
             game_id=self.game_id,
             seat=seat,
             card=code,
-            from_="bouquet" if move.bed is None else "bed",
             bed=move.bed,
             count=player.board.count,
             status=player.status,
@@ -310,7 +310,7 @@ class Race:
         racing = seat.status in RACING and not seat.away
         seat.idle_deadline = now + self.idle_limit if racing else None
 
-    def _broadcast(self, message: Played | Redealt | StatusChanged | GameOver) -> Send:
+    def _broadcast(self, message: bytes | Redealt | StatusChanged | GameOver) -> Send:
         return Send(self._audience, message, self.game_id)
 
     def _status_event(self, seat: int) -> Send:

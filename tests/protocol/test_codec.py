@@ -1,15 +1,30 @@
-"""The decoder's errors, their order and their ids; the decoder never raises anything else."""
+"""The decoder's errors, their order and their ids; the decoder never raises anything else.
+And ``played_frame``, which the server uses instead of a model, writes the model's frame."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol import DecodeError, Error, Hello, Lobby, Play, decode, decode_server, encode
+from protocol import (
+    BoardStatus,
+    DecodeError,
+    Error,
+    Hello,
+    Lobby,
+    Play,
+    Played,
+    decode,
+    decode_server,
+    encode,
+    encode_bytes,
+    played_frame,
+)
+from protocol.codec import _CARD_CODES
 
 
 def decode_error(frame: str | bytes) -> DecodeError:
@@ -230,3 +245,34 @@ def test_surrogates_never_reach_a_message(text: str) -> None:
     # json.dumps escapes a lone surrogate as \udXXX; decode must refuse it, so
     # that every message it returns can be encoded back to UTF-8.
     decodes_or_refuses(json.dumps({"type": "watch", "game_id": text, "id": text[:64]}))
+
+
+@given(
+    game_id=st.one_of(
+        st.text("0123456789abcdef", min_size=16, max_size=16),  # the server's ids
+        st.text(st.characters(exclude_categories=["Cs"]), max_size=20),  # escaped or not
+    ),
+    seat=st.integers(0, 1),
+    card=st.sampled_from(sorted(_CARD_CODES)),
+    bed=st.none() | st.integers(0, 5),
+    count=st.integers(0, 52),
+    status=st.sampled_from(get_args(BoardStatus)),
+    seq=st.integers(0, 2**63),
+)
+def test_played_frame_is_the_models_frame(
+    *, game_id: str, seat: int, card: str, bed: int | None, count: int, status: Any, seq: int
+) -> None:
+    played = Played(
+        game_id=game_id,
+        seat=seat,
+        card=card,
+        from_="bouquet" if bed is None else "bed",
+        bed=bed,
+        count=count,
+        status=status,
+        seq=seq,
+    )
+    frame = played_frame(
+        game_id=game_id, seat=seat, card=card, bed=bed, count=count, status=status, seq=seq
+    )
+    assert frame == encode_bytes(played)

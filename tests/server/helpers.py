@@ -11,7 +11,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import engine
-from protocol import GameOver, Rules
+from protocol import GameOver, Rules, decode_server
 from server.events import Output, RaceEnded, Send
 from server.race import Race, SeatInfo
 
@@ -85,13 +85,18 @@ def play_out(race: Race, seat: int, now: float) -> list[Output]:
     return play(race, seat, len(engine.greedy_plays(race.boards()[seat])), now)
 
 
+def message(send: Send) -> ServerMessage:
+    """What ``send`` delivers, as a model (a frame the core encoded, decoded)."""
+    return decode_server(send.message) if isinstance(send.message, bytes) else send.message
+
+
 def messages(outputs: list[Output]) -> list[ServerMessage]:
-    return [out.message for out in outputs if isinstance(out, Send)]
+    return [message(out) for out in outputs if isinstance(out, Send)]
 
 
 def kinds(outputs: list[Output]) -> list[str]:
     """Each output's message type, or ``"RaceEnded"``."""
-    return [out.message.type if isinstance(out, Send) else "RaceEnded" for out in outputs]
+    return [message(out).type if isinstance(out, Send) else "RaceEnded" for out in outputs]
 
 
 def game_over(outputs: list[Output]) -> GameOver:

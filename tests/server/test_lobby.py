@@ -40,7 +40,7 @@ from protocol import Lobby as AskLobby
 from server.events import Refused, Send
 from server.lobby import ROOM_ALPHABET, ROOM_CODE_LENGTH, Lobby
 
-from .helpers import GRACE, IDLE, NO_PLAY, NO_PLAY_TOO, kinds, messages
+from .helpers import GRACE, IDLE, NO_PLAY, NO_PLAY_TOO, kinds, message, messages
 
 if TYPE_CHECKING:
     from protocol import ClientMessage, ServerMessage
@@ -89,7 +89,7 @@ def refusal(lobby: Lobby, player: str, message: ClientMessage) -> str:
 def inbox(lobby: Lobby, outputs: list[Output], player: str) -> list[ServerMessage]:
     """What ``player`` receives of ``outputs``: the glue adds a race's spectators on delivery."""
     return [
-        out.message
+        message(out)
         for out in outputs
         if isinstance(out, Send)
         and (
