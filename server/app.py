@@ -223,6 +223,7 @@ class GameServer:
 
     async def _serve(self, ws: ServerConnection) -> None:
         assert isinstance(ws, GameConnection), "serve() makes its connections with tracked()"
+        ws.forget_handshake()
         conn = Conn(ws, self.settings.send_queue, self._limiter(), self._writer)
         self._per_ip[conn.ip] = self._per_ip.get(conn.ip, 0) + 1
         hello_timer = asyncio.get_running_loop().call_later(
