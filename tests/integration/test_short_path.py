@@ -27,6 +27,8 @@ from .hostile_helpers import (
 )
 
 if TYPE_CHECKING:
+    import asyncio
+
     from server.app import GameServer
 
 
@@ -73,8 +75,12 @@ async def test_messages_written_with_hello_are_answered_in_order(server: GameSer
     writer.close()
 
 
-def _hello_frame() -> bytes:
-    return _frame({"type": "hello", "name": fresh_name()})
+async def _welcomed(server: GameServer) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A websocket opened by hand whose player has said hello and been welcomed."""
+    reader, writer = await raw_handshake(server.port)
+    writer.write(_frame({"type": "hello", "name": fresh_name()}))
+    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    return reader, writer
 
 
 async def test_plain_text_frames_after_hello_skip_websockets_parser(
@@ -89,9 +95,7 @@ async def test_plain_text_frames_after_hello_skip_websockets_parser(
         return texts, used
 
     monkeypatch.setattr(connection, "plain_texts", spy)
-    reader, writer = await raw_handshake(server.port)
-    writer.write(_hello_frame())
-    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    reader, writer = await _welcomed(server)
     writer.write(_lobby(1) + _lobby(2))
     assert [r["id"] for r in await _replies(reader, 2)] == [1, 2]
     assert [json.loads(text)["id"] for text in read] == [1, 2]
@@ -101,9 +105,7 @@ async def test_plain_text_frames_after_hello_skip_websockets_parser(
 async def test_frames_cut_short_or_behind_a_ping_are_answered_in_order(
     server: GameServer,
 ) -> None:
-    reader, writer = await raw_handshake(server.port)
-    writer.write(_hello_frame())
-    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    reader, writer = await _welcomed(server)
     padded = json.dumps({"type": "lobby", "id": 3}).encode().ljust(300)  # a 2-byte length
     ping = masked_frame(b"hi", Opcode.PING.value)
     data = _lobby(1) + ping + _lobby(2) + masked_frame(padded) + _lobby(4)
@@ -119,9 +121,7 @@ async def test_frames_cut_short_or_behind_a_ping_are_answered_in_order(
 
 
 async def test_a_frame_cut_short_is_never_read_from_its_middle(server: GameServer) -> None:
-    reader, writer = await raw_handshake(server.port)
-    writer.write(_hello_frame())
-    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    reader, writer = await _welcomed(server)
     # The id's last bytes, from the second byte of U+E045 (EE 81 85) on, read
     # as a whole frame of their own: 81 85 (text, masked, 5 bytes), the mask
     # AAAA and five bytes. Masked with zeros, the payload goes out as it is.
@@ -138,9 +138,7 @@ async def test_a_frame_cut_short_is_never_read_from_its_middle(server: GameServe
 async def test_a_frame_cut_after_its_header_is_never_read_from_its_payload(
     server: GameServer,
 ) -> None:
-    reader, writer = await raw_handshake(server.port)
-    writer.write(_hello_frame())
-    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    reader, writer = await _welcomed(server)
     # Cut after the mask, websockets' parser waits for the payload with
     # nothing buffered; the payload looks like a whole frame, but is a text
     # message that is not UTF-8, which websockets closes with 1007.
@@ -167,9 +165,7 @@ async def test_frames_websockets_refuses_after_hello_close_the_connection(
     server: GameServer, frame: bytes, code: int
 ) -> None:
     assert server.settings.max_message == 4096
-    reader, writer = await raw_handshake(server.port)
-    writer.write(_hello_frame())
-    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    reader, writer = await _welcomed(server)
     writer.write(_lobby(1) + frame)  # a plain frame first, so the short path reads the write
     assert await read_close_code(reader) == code
     writer.close()
@@ -178,9 +174,7 @@ async def test_frames_websockets_refuses_after_hello_close_the_connection(
 async def test_a_fragmented_message_after_hello_is_read_whole_and_in_order(
     server: GameServer,
 ) -> None:
-    reader, writer = await raw_handshake(server.port)
-    writer.write(_frame({"type": "hello", "name": fresh_name()}))
-    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    reader, writer = await _welcomed(server)
     text = json.dumps({"type": "lobby", "id": "whole"}).encode()
     writer.write(
         masked_frame(text[:5], fin=False)
@@ -194,9 +188,7 @@ async def test_a_fragmented_message_after_hello_is_read_whole_and_in_order(
 
 
 async def test_text_that_is_not_utf8_after_hello_closes_1007(server: GameServer) -> None:
-    reader, writer = await raw_handshake(server.port)
-    writer.write(_frame({"type": "hello", "name": fresh_name()}))
-    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    reader, writer = await _welcomed(server)
     writer.write(masked_frame(b'{"type": "lobby", "x": "\xff"}'))
     assert await read_close_code(reader) == 1007
     writer.close()
@@ -206,9 +198,7 @@ async def test_a_failing_handler_closes_1011_and_the_server_goes_on(
     server: GameServer, monkeypatch: Any, player: Any
 ) -> None:
     bystander = await player(server)
-    reader, writer = await raw_handshake(server.port)
-    writer.write(_frame({"type": "hello", "name": fresh_name()}))
-    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    reader, writer = await _welcomed(server)
     _break_lobby_on(server, monkeypatch, "cancel")
     # The lobby request behind the failing one, in the same write, gets no answer.
     writer.write(_frame({"type": "cancel"}) + _lobby(1))
