@@ -131,9 +131,15 @@ def played_frame(
     model's: ``tests/protocol/test_codec.py`` holds the two equal.
     """
     if not (game_id.isascii() and game_id.isalnum()):
-        played = Played.model_validate(
-            {"game_id": game_id, "seat": seat, "card": card, "bed": bed, "count": count}
-            | {"from": "bouquet" if bed is None else "bed", "status": status, "seq": seq}
+        played = Played(
+            game_id=game_id,
+            seat=seat,
+            card=card,
+            from_="bouquet" if bed is None else "bed",
+            bed=bed,
+            count=count,
+            status=status,
+            seq=seq,
         )
         return encode_bytes(played)
     where, bed_json = (b"bouquet", b"null") if bed is None else (b"bed", b"%d" % bed)

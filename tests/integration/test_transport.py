@@ -43,6 +43,15 @@ async def test_a_frame_over_the_limit_closes_1009(start_server, player):
     assert await client.expect_close(1009) == []
 
 
+async def test_an_open_connection_keeps_its_path_but_not_the_handshake_headers(server, player):
+    await player(server)
+    # The server's side of the connection: nothing public shows it.
+    (connection,) = server._connections
+    assert connection.response is None
+    assert connection.request.path == "/ws"
+    assert not connection.request.headers
+
+
 async def test_a_binary_frame_closes_1003(server, player, connect):
     client = await player(server)
     await client.send_raw(b'{"type": "lobby"}')
