@@ -19,6 +19,7 @@ The one exception, drawn as its hierarchy::
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Literal, NoReturn, TypeAlias, cast, get_args
 
 from pydantic import ValidationError
@@ -179,6 +180,10 @@ def _load(frame: str | bytes) -> object:
     """The JSON value in ``frame``, or raise ``bad_json``."""
     try:
         text = frame if isinstance(frame, str) else frame.decode()
+        if _deeper_than(text, MAX_DEPTH):
+            # The parser has a limit of its own, but it moves with the depth
+            # of the stack it is called from: this one is the same everywhere.
+            raise RecursionError
         obj = _JSON.decode(text)
         # An escaped lone surrogate ("\ud800") parses, but no UTF-8 encoder
         # takes it: refuse it here rather than fail when the server echoes it.
@@ -196,6 +201,26 @@ def _load(frame: str | bytes) -> object:
     except RecursionError:
         raise DecodeError("bad_json", "not JSON: nested too deeply") from None
     return obj
+
+
+MAX_DEPTH = 512
+"""Arrays and objects nested deeper than this are ``bad_json``. Python's parser
+stops near 1,000 levels less the depth of the stack it is called from; this is
+well under that from anywhere, and far over any message (which nests 2)."""
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _deeper_than(text: str, limit: int) -> bool:
+    """Whether the JSON in ``text`` nests arrays and objects more than ``limit`` deep."""
+    if text.count("[") + text.count("{") <= limit:
+        return False  # nearly every frame
+    depth = 0
+    for bracket in _BRACKET.findall(_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > limit:
+            return True
+    return False
 
 
 # What a validation error means, in words that name no pydantic internals.

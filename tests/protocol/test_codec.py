@@ -24,7 +24,7 @@ from protocol import (
     encode_bytes,
     played_frame,
 )
-from protocol.codec import _CARD_CODES
+from protocol.codec import _CARD_CODES, MAX_DEPTH
 
 
 def decode_error(frame: str | bytes) -> DecodeError:
@@ -57,6 +57,22 @@ def test_not_json_is_bad_json(frame: str | bytes) -> None:
 )
 def test_what_python_reads_but_json_is_not_is_bad_json(frame: str) -> None:
     assert decode_error(frame).code == "bad_json"
+
+
+def _nested(depth: int) -> str:
+    """A lobby request whose ignored field nests arrays so that the frame is ``depth`` deep."""
+    return '{"type":"lobby","x":' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+
+
+def test_nesting_up_to_the_limit_is_read_and_deeper_is_bad_json() -> None:
+    assert decode(_nested(MAX_DEPTH)).type == "lobby"
+    for depth in (MAX_DEPTH + 1, 900, 1000, 5000):  # either side of the parser's own limit
+        assert decode_error(_nested(depth)).code == "bad_json"
+        assert decode_error(_nested(depth)).message == "not JSON: nested too deeply"
+
+
+def test_brackets_in_strings_are_not_nesting() -> None:
+    assert decode('{"type":"lobby","x":"' + "[{" * 100 + '\\"[["}').type == "lobby"
 
 
 def test_escaped_unicode_is_fine() -> None:
