@@ -9,6 +9,8 @@
 * :func:`small_window_client` connects a client whose socket and library
   buffers are tiny, so that one that does not read soon stops the server's writes.
 * :func:`rss_kib` reads a process's resident memory.
+* :func:`drawn` draws examples from a hypothesis strategy once, the same on every run,
+  for a test that sends them all over one server.
 
 As in ``conftest.py``, nothing sleeps: every wait is an awaited event with a timeout.
 """
@@ -23,8 +25,9 @@ import statistics
 import struct
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from hypothesis import HealthCheck, Phase, given, settings
 from websockets.asyncio.client import connect as ws_connect
 from websockets.frames import Frame, Opcode
 
@@ -33,9 +36,34 @@ from .conftest import TIMEOUT, Client, Race, apply, legal
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Iterable
 
+    from hypothesis.strategies import SearchStrategy
+
     from server.app import GameServer
 
     from .conftest import Servers
+
+T = TypeVar("T")
+
+
+def drawn(strategy: SearchStrategy[T], count: int) -> list[T]:
+    """``count`` examples of ``strategy``, the same ones on every run."""
+    examples: list[T] = []
+
+    @settings(
+        max_examples=count,
+        derandomize=True,
+        database=None,
+        phases=[Phase.generate],
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(strategy)
+    def collect(example: T) -> None:
+        examples.append(example)
+
+    collect()
+    return examples
+
 
 EVENT_TYPES = frozenset({"game_start", "played", "redealt", "status", "game_over"})
 

@@ -23,13 +23,12 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from fuzz.decoder_fuzz import check
 from protocol import DecodeError, Hello, decode
 
-from .hostile_helpers import Lockstep, assert_seq_stream, watch
+from .hostile_helpers import Lockstep, assert_seq_stream, drawn, watch
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -94,26 +93,6 @@ def frames(draw: st.DrawFn) -> str:
         return text
     strategy = {"deep": deep, "huge": huge, "exp": exponent, "near": near_limit}
     return draw(strategy.get(kind, garbage))
-
-
-def draw_frames(count: int) -> list[str]:
-    """``count`` frames, the same ones on every run."""
-    drawn: list[str] = []
-
-    @settings(
-        max_examples=count,
-        derandomize=True,
-        database=None,
-        phases=[Phase.generate],
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(frames())
-    def collect(frame: str) -> None:
-        drawn.append(frame)
-
-    collect()
-    return drawn
 
 
 def expected(frame: str, welcomed: bool) -> tuple[str, Any] | None:
@@ -187,7 +166,7 @@ async def test_fuzzed_frames_get_their_documented_errors(
 
     async def fuzz() -> int:
         sent = 0
-        for i, frame in enumerate(draw_frames(FRAMES)):
+        for i, frame in enumerate(drawn(frames(), FRAMES)):
             for fuzzer in fuzzers[i % 2 :] + fuzzers[: i % 2]:
                 if await fuzzer.exchange(frame):
                     sent += 1

@@ -152,6 +152,17 @@ async def test_a_frame_cut_after_its_header_is_never_read_from_its_payload(
     writer.close()
 
 
+async def test_a_text_frame_inside_a_fragmented_message_closes_1002(server: GameServer) -> None:
+    reader, writer = await _welcomed(server)
+    # The parser waits between frames, but inside a message: only a
+    # continuation may come, and a whole text frame is a protocol error.
+    writer.write(_lobby(0) + masked_frame(b'{"type":', fin=False))
+    assert (await _replies(reader, 1))[0]["id"] == 0  # so the server has read the start
+    writer.write(_lobby(1))
+    assert await read_close_code(reader) == 1002
+    writer.close()
+
+
 @pytest.mark.parametrize(
     ("frame", "code"),
     [
