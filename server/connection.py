@@ -87,7 +87,7 @@ class GameConnection(ServerConnection):
     """
 
     on_text: Callable[[str], None] | None = None
-    _between_frames = False
+    _seen_between_frames = False
     """The parser was seen waiting between frames and has not been fed since.
 
     Only ``super().data_received`` feeds it (and ``eof_received``, after which
@@ -111,16 +111,17 @@ class GameConnection(ServerConnection):
     def data_received(self, data: bytes) -> None:
         on_text = self.on_text
         if on_text is not None and (
-            (self._between_frames and self.protocol.state is State.OPEN) or self.between_frames()
+            (self._seen_between_frames and self.protocol.state is State.OPEN)
+            or self.between_frames()
         ):
-            self._between_frames = True
+            self._seen_between_frames = True
             texts, used = plain_texts(data, self.protocol.max_message_size)
             for text in texts:
                 on_text(text)
             if used == len(data):
                 return
             data = data[used:]
-        self._between_frames = False
+        self._seen_between_frames = False
         super().data_received(data)
 
     def between_frames(self) -> bool:
