@@ -35,6 +35,7 @@ from protocol import (
     Welcome,
     decode,
     encode_bytes,
+    played_frame,
 )
 
 from .connection import (
@@ -47,7 +48,7 @@ from .connection import (
     tracked,
     with_id,
 )
-from .events import Output, RaceEnded, Refused
+from .events import Output, RaceEnded, Refused, Send, SendPlayed, Wake
 from .identity import Identity, Registry
 from .limits import RateLimiter, Verdict
 from .lobby import Lobby
@@ -101,7 +102,7 @@ class GameServer:
         self._connections: set[ServerConnection] = set()
         """Every connection whose TCP connection is open, in its handshake or not."""
         self._per_ip: dict[str, int] = {}
-        self._timers = RaceTimers(self.lobby.deadline, self._tick, clock)
+        self._timers = RaceTimers(self._tick, clock)
         self._writer = Writer()
         self._writes: set[asyncio.Future[None]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -348,14 +349,6 @@ class GameServer:
             self._conns[player_id].send(error(refused.code, refused.message, message.id))
             return
         self._deliver(outputs, player_id, message.id)
-        if message.type == "play":
-            # A play moves its player's idle deadline later and the others not
-            # at all: a timer the race already has is early enough.
-            race = self.lobby.race_of(player_id)
-            if race is not None:
-                self._timers.ensure(race.game_id)
-        else:
-            self._schedule_race_of(player_id)
 
     # -- identity --------------------------------------------------------------
 
@@ -385,7 +378,6 @@ class GameServer:
         log.debug("%s is %s (%s)", conn.ip, identity.name, "back" if hello.token else "new")
         outputs = self.lobby.connect(identity.player_id, identity.name, self.clock())
         self._deliver(outputs, identity.player_id, None)
-        self._schedule_race_of(identity.player_id)
 
     async def _identify(self, hello: Hello) -> tuple[Identity, str]:
         if hello.protocol is not None and hello.protocol != PROTOCOL_VERSION:
@@ -409,28 +401,43 @@ class GameServer:
         del self._conns[identity.player_id]
         now = self.clock()
         self._deliver(self.lobby.disconnect(identity.player_id, now), identity.player_id, None)
-        self._schedule_race_of(identity.player_id)
         self._persist(self.store.touch(identity.player_id, time.time()))
 
     # -- outputs ---------------------------------------------------------------
 
     def _deliver(self, outputs: list[Output], sender: str, request_id: RequestId | None) -> None:
-        """Write each output's frame to its receivers; the sender's first one carries the id.
+        """Carry out the cores' outputs in order; the sender's first frame carries the id.
 
-        Each message is encoded once, to bytes, for all its receivers.
+        Each message is encoded once, to bytes, for all the receivers its
+        output names. Frames after a :class:`RaceEnded` wait until the race
+        is on disk.
         """
         barrier: asyncio.Future[None] | None = None
         conns = self._conns
         for out in outputs:
-            if isinstance(out, RaceEnded):
+            if isinstance(out, SendPlayed):
+                frame = played_frame(
+                    game_id=out.game_id,
+                    seat=out.seat,
+                    card=out.card,
+                    bed=out.bed,
+                    count=out.count,
+                    status=out.status,
+                    seq=out.seq,
+                )
+            elif isinstance(out, Send):
+                frame = encode_bytes(out.message)
+                if isinstance(out.message, GameStart) and out.message.seat == 0:
+                    start = out.message
+                    log.info("race %s started: %s", start.game_id, " v ".join(start.players))
+            elif isinstance(out, Wake):
+                self._timers.wake(out.game_id, out.at)
+                continue
+            else:
+                assert isinstance(out, RaceEnded)
                 barrier = self._record(out.record)
                 continue
-            message = out.message
-            frame = message if isinstance(message, bytes) else encode_bytes(message)
-            receivers = out.to
-            if out.game_id is not None and (watchers := self.lobby.watchers(out.game_id)):
-                receivers = (*receivers, *watchers)
-            for player_id in receivers:
+            for player_id in out.to:
                 conn = conns.get(player_id)
                 if conn is None:
                     continue
@@ -439,8 +446,6 @@ class GameServer:
                     request_id = None
                 else:
                     conn.outbox.push(frame, barrier)
-            if isinstance(message, GameStart) and message.seat == 0:
-                log.info("race %s started: %s", message.game_id, " v ".join(message.players))
 
     def _record(self, record: RaceRecord) -> asyncio.Future[None]:
         ended = time.time()
@@ -469,11 +474,6 @@ class GameServer:
         task = asyncio.create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-    def _schedule_race_of(self, player_id: str) -> None:
-        race = self.lobby.race_of(player_id)
-        if race is not None:
-            self._timers.schedule(race.game_id)
 
     def _tick(self, game_id: str) -> None:
         self._deliver(self.lobby.tick(game_id, self.clock()), "", None)

@@ -1,14 +1,19 @@
 """What the sans-I/O cores hand to the glue, and how they refuse a command.
 
-The cores (:mod:`server.race`, :mod:`server.lobby`) never touch a socket: every
-input returns a list of outputs, which the glue carries out in order.
+The cores (:mod:`server.race`, :mod:`server.lobby`) never touch a socket and
+never need to be asked anything back: every input returns a list of outputs,
+which the glue carries out in order, and each output says all it needs.
 
-* :class:`Send` delivers one message to players (by id) and, when ``game_id``
-  is set, to that race's spectators. The message is a model, or the frame
-  itself for the one event made on every play (``played``).
+* :class:`Send` delivers one message to the players and spectators it names
+  (``to``, player ids, resolved by the core: the glue looks nobody up).
+* :class:`SendPlayed` is the ``played`` event, the one made on every play:
+  its fields as plain values, encoded at the edge by
+  :func:`protocol.played_frame` rather than validated as a model.
 * :class:`RaceEnded` asks the glue to persist a finished race. It comes right
   before the ``game_over`` it leads to, so the glue can hold that message back
   until the race is on disk.
+* :class:`Wake` gives a race's next deadline (None: it has none), so the glue
+  keeps one timer per race and calls the lobby's ``tick`` when it falls.
 
 A command the rules refuse raises :class:`Refused`, which carries the
 protocol's error code; the core has changed nothing when it raises.
@@ -20,23 +25,33 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from protocol import ErrorCode, ServerMessage
+    from protocol import BoardStatus, ErrorCode, ServerMessage
 
     from .record import RaceRecord
 
-__all__ = ["Output", "RaceEnded", "Refused", "Send"]
+__all__ = ["Output", "RaceEnded", "Refused", "Send", "SendPlayed", "Wake"]
 
 
 @dataclass(frozen=True, slots=True)
 class Send:
-    """Deliver ``message`` to the players ``to`` and to the spectators of ``game_id``.
-
-    ``message`` is a model, or bytes: its frame, encoded by the core, with no ``id``.
-    """
+    """Deliver ``message`` to the players and spectators ``to`` (player ids)."""
 
     to: tuple[str, ...]
-    message: ServerMessage | bytes
-    game_id: str | None = None
+    message: ServerMessage
+
+
+@dataclass(frozen=True, slots=True)
+class SendPlayed:
+    """Deliver a ``played`` event to ``to``: a play was accepted."""
+
+    to: tuple[str, ...]
+    game_id: str
+    seat: int
+    card: str
+    bed: int | None
+    count: int
+    status: BoardStatus
+    seq: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +61,15 @@ class RaceEnded:
     record: RaceRecord
 
 
-Output = Send | RaceEnded
+@dataclass(frozen=True, slots=True)
+class Wake:
+    """Race ``game_id``'s next deadline is ``at`` (the cores' clock), or it has none."""
+
+    game_id: str
+    at: float | None
+
+
+Output = Send | SendPlayed | RaceEnded | Wake
 
 
 class Refused(Exception):

@@ -11,14 +11,18 @@ command raises :class:`~server.events.Refused` having changed nothing.
   glue calls ``connect`` after ``welcome``, and handles replaced connections
   itself: a replacement is not a disconnect).
 * :meth:`handle` takes every decoded command after ``hello``.
-* :meth:`tick` and :meth:`deadline` expose the races' timers to the glue.
+* :meth:`tick` applies a race's deadlines when the glue's timer for it falls;
+  the glue learns when to set that timer from the race's
+  :class:`~server.events.Wake` outputs, and asks the lobby nothing back.
 
 A player is at most one of: seeking, hosting an open room, racing. Watching
 is separate: it ends when the player starts anything else. A finished race
 stays attached to its players (``last_race``) until they move on, so that a
 late ``play`` gets ``game_over``; its id stays (``finished``) until their next
 race, so that a ``rematch`` whose offer lapsed is told so (``game_not_found``).
-A race's spectators get every event of it, the one that ends it included.
+A race's spectators are kept by the race itself (:meth:`Race.watch
+<server.race.Race.watch>`), so every event it makes names them, the one that
+ends it included.
 """
 
 from __future__ import annotations
@@ -45,7 +49,6 @@ from .race import Race, SeatInfo
 if TYPE_CHECKING:
     import random
     from collections.abc import Callable
-    from collections.abc import Set as AbstractSet
 
 __all__ = ["ROOM_ALPHABET", "ROOM_CODE_LENGTH", "Lobby"]
 
@@ -53,7 +56,6 @@ ROOM_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 """Digits and capitals without 0, O, 1 and I, which people mix up when reading out."""
 ROOM_CODE_LENGTH = 6
 """32**6: about a billion codes, far too many to guess one friend's room."""
-_NOBODY: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -91,7 +93,7 @@ class _Rematch:
 class Lobby:
     """Players, queue, rooms and races of one server."""
 
-    def __init__(self, *, rng: random.Random, idle_limit: float, grace: float) -> None:
+    def __init__(self, *, rng: random.Random, idle_limit: float | None, grace: float) -> None:
         """``rng`` deals, names races and rooms: pass ``secrets.SystemRandom()`` in production."""
         self._rng = rng
         self.idle_limit = idle_limit
@@ -100,7 +102,6 @@ class Lobby:
         self._queue: dict[Rules, list[str]] = {}
         self._rooms: dict[str, _Room] = {}
         self._races: dict[str, Race] = {}
-        self._watchers: dict[str, set[str]] = {}
         self._rematches: dict[str, _Rematch] = {}
         self._handlers: dict[str, Callable[[_Player, ClientMessage, float], list[Output]]] = {
             "lobby": self._lobby,
@@ -129,14 +130,6 @@ class Lobby:
         """The live race of a player, if any."""
         player = self._players.get(player_id)
         return player.race if player else None
-
-    def watchers(self, game_id: str) -> AbstractSet[str]:
-        """The spectators of a race (empty once it is over)."""
-        return self._watchers.get(game_id, _NOBODY)
-
-    def deadline(self, game_id: str) -> float | None:
-        race = self._races.get(game_id)
-        return race.next_deadline() if race else None
 
     # -- connections -----------------------------------------------------------
 
@@ -274,8 +267,7 @@ class Lobby:
         self._stop_watching(player)
         self._lapse_rematch(player)
         player.watching = race.game_id
-        self._watchers.setdefault(race.game_id, set()).add(player.id)
-        return [Send((player.id,), race.state(None))]
+        return race.watch(player.id)
 
     # -- internals -------------------------------------------------------------
 
@@ -312,7 +304,9 @@ class Lobby:
 
     def _stop_watching(self, player: _Player) -> None:
         if player.watching is not None:
-            self._watchers.get(player.watching, set()).discard(player.id)
+            race = self._races.get(player.watching)
+            if race is not None:
+                race.unwatch(player.id)
             player.watching = None
 
     def _lapse_rematch(self, player: _Player) -> None:
@@ -358,20 +352,6 @@ class Lobby:
             player.missed_over = not player.online
         if all(player.online for player in players):
             self._rematches[race.game_id] = _Rematch(race)
-        return self._dismiss_watchers(race.game_id, out)
-
-    def _dismiss_watchers(self, game_id: str, out: list[Output]) -> list[Output]:
-        """Address the last events of a finished race to its spectators by name.
-
-        The glue looks spectators up when it delivers, after the race is gone
-        from :meth:`watchers`: without this they would miss the ``game_over``.
-        """
-        watchers = tuple(sorted(self._watchers.pop(game_id, set())))
-        for player_id in watchers:
+        for player_id in race.watchers:  # they have had the game_over: nothing more to watch
             self._players[player_id].watching = None
-        return [
-            Send((*item.to, *watchers), item.message)
-            if isinstance(item, Send) and item.game_id == game_id
-            else item
-            for item in out
-        ]
+        return out

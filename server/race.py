@@ -5,21 +5,24 @@ Theory of operation
 A :class:`Race` holds both boards, the rules, the seeds and every deadline.
 It is driven by calls, each given the current time ``now`` (seconds on a
 monotonic clock), and each returning the outputs the glue must carry out
-(:class:`~server.events.Send`, :class:`~server.events.RaceEnded`):
+(:mod:`server.events`); those that can move a deadline end with a
+:class:`~server.events.Wake` that gives the race's next one:
 
 * :meth:`start` deals and announces the race (``game_start``, seq 0), and ends
   it at once when neither player can ever play;
 * :meth:`play`, :meth:`redeal`, :meth:`resign` are the players' moves; a
   refused move raises :class:`~server.events.Refused` and changes nothing;
 * :meth:`leave` and :meth:`come_back` follow a player's connection;
+* :meth:`watch` and :meth:`unwatch` follow its spectators, so that every
+  event names them among its receivers;
 * :meth:`tick` applies every deadline that has passed (idle limit, grace,
   clock); :meth:`next_deadline` says when the next one falls, so the glue can
   sleep until then and tests can move time by hand.
 
 Every race event (``game_start``, ``played``, ``redealt``, ``status``,
-``game_over``) takes the next ``seq``; the same objects go to every receiver.
-A ``played`` goes out already encoded (:func:`protocol.played_frame`): one
-is made per play.
+``game_over``) takes the next ``seq`` and goes to both players and every
+spectator; the same objects go to every receiver. A ``played`` is a plain
+:class:`~server.events.SendPlayed`, not a model: one is made per play.
 
 Deciding (PROTOCOL.md, "Deciding the race"): clearing wins at once; resigning
 or being away past the grace loses at once; a count is final when its player
@@ -44,10 +47,9 @@ from protocol import (
     Redealt,
     StatusChanged,
     board_to_wire,
-    played_frame,
 )
 
-from .events import Output, RaceEnded, Refused, Send
+from .events import Output, RaceEnded, Refused, Send, SendPlayed, Wake
 from .record import MoveRecord, RaceRecord
 
 if TYPE_CHECKING:
@@ -93,10 +95,13 @@ class Race:
         rules: Rules,
         seeds: tuple[int, int, int, int],
         *,
-        idle_limit: float,
+        idle_limit: float | None,
         grace: float,
     ) -> None:
-        """``seeds``: the deal of seat 0, of seat 1, then each seat's redeal shuffle."""
+        """``seeds``: the deal of seat 0, of seat 1, then each seat's redeal shuffle.
+
+        ``idle_limit`` None: no idle limit (practice, where nobody waits).
+        """
         self.game_id = game_id
         self.rules = rules
         self.seeds = seeds
@@ -117,13 +122,21 @@ class Race:
             )
         ]
         self._clock: float | None = None
-        self._audience = tuple(seat.info.player_id for seat in self._seats)
+        self._players = tuple(seat.info.player_id for seat in self._seats)
+        self._watchers: set[str] = set()
+        self._audience = self._players
+        """Who hears the race's events: its players, then its spectators."""
 
     # -- reading ---------------------------------------------------------------
 
     @property
     def player_ids(self) -> tuple[str, ...]:
-        return self._audience
+        return self._players
+
+    @property
+    def watchers(self) -> frozenset[str]:
+        """The race's spectators."""
+        return frozenset(self._watchers)
 
     @property
     def names(self) -> list[str]:
@@ -135,7 +148,7 @@ class Race:
 
     def seat_of(self, player_id: str) -> int:
         """The seat of ``player_id``; raises ``ValueError`` if they are not in this race."""
-        return self._audience.index(player_id)
+        return self._players.index(player_id)
 
     def status_of(self, seat: int) -> BoardStatus:
         return self._seats[seat].status
@@ -166,6 +179,17 @@ class Race:
 
     # -- inputs ----------------------------------------------------------------
 
+    def watch(self, player_id: str) -> list[Output]:
+        """``player_id`` spectates: the whole race for them, and every event from now on."""
+        self._watchers.add(player_id)
+        self._audience = (*self._players, *sorted(self._watchers))
+        return [Send((player_id,), self.state(None))]
+
+    def unwatch(self, player_id: str) -> None:
+        """``player_id`` spectates no more."""
+        self._watchers.discard(player_id)
+        self._audience = (*self._players, *sorted(self._watchers))
+
     def start(self, now: float) -> list[Output]:
         """Announce the race to both players; end it at once if nobody can play."""
         self.started = now
@@ -188,7 +212,7 @@ class Race:
             )
             for index, seat in enumerate(self._seats)
         ]
-        return out + self._decide(now)
+        return self._woken(out + self._decide(now))
 
     def play(self, seat: int, card: engine.Card, now: float) -> list[Output]:
         """Play ``card`` from ``seat``'s board."""
@@ -203,18 +227,19 @@ class Race:
         code = str(card)
         player.moves.append(MoveRecord(self.seq, seat, code, now - self.started))
         self._restart_idle(player, now)
-        # Encoded at once: a model per play only to serialize it cost more
-        # than the rest of this method (bench/README.md, item 18).
-        played = played_frame(
-            game_id=self.game_id,
-            seat=seat,
-            card=code,
-            bed=move.bed,
-            count=player.board.count,
-            status=player.status,
-            seq=self.seq,
+        # A plain tuple, not a model: validating a model per play only to
+        # serialize it cost more than the rest of this method (bench/README.md, item 18).
+        played = SendPlayed(
+            self._audience,
+            self.game_id,
+            seat,
+            code,
+            move.bed,
+            player.board.count,
+            player.status,
+            self.seq,
         )
-        return [self._broadcast(played), *self._decide(now)]
+        return self._woken([played, *self._decide(now)])
 
     def redeal(self, seat: int, now: float) -> list[Output]:
         """Use ``seat``'s redeal; only a stuck board with one left may."""
@@ -229,43 +254,48 @@ class Race:
         self._restart_idle(player, now)
         board = board_to_wire(player.board, player.status)
         redealt = Redealt(game_id=self.game_id, seat=seat, board=board, seq=self.seq)
-        return [self._broadcast(redealt), *self._decide(now)]
+        return self._woken([self._broadcast(redealt), *self._decide(now)])
 
     def resign(self, seat: int, now: float) -> list[Output]:
         """``seat`` gives up and loses at once."""
         self._check_live()
-        return self._leave_race(seat, "resigned", now)
+        return self._woken(self._leave_race(seat, "resigned", now))
 
     def leave(self, seat: int, now: float) -> list[Output]:
         """``seat``'s connection dropped: the grace starts and the opponent is told."""
         player = self._seats[seat]
         if self.over is not None or player.away:
-            return []
+            return self._woken([])
         player.away = True
         player.away_deadline = now + self.grace
         player.idle_deadline = None
         away = OpponentAway(game_id=self.game_id, grace_s=math.ceil(self.grace))
-        return [Send((self._seats[1 - seat].info.player_id,), away)]
+        return self._woken([Send((self._seats[1 - seat].info.player_id,), away)])
 
     def come_back(self, seat: int, now: float) -> list[Output]:
         """``seat`` is connected again: the game_state for them, and the opponent is told."""
         player = self._seats[seat]
         out: list[Output] = [Send((player.info.player_id,), self.state(seat))]
         if not player.away or self.over is not None:
-            return out
+            return self._woken(out)
         player.away, player.away_deadline = False, None
         self._restart_idle(player, now)
         back = OpponentBack(game_id=self.game_id)
-        return [*out, Send((self._seats[1 - seat].info.player_id,), back)]
+        return self._woken([*out, Send((self._seats[1 - seat].info.player_id,), back)])
 
     def tick(self, now: float) -> list[Output]:
         """Apply every deadline that has passed by ``now``, earliest first."""
         out: list[Output] = []
         while (due := self.next_deadline()) is not None and due <= now:
             out += self._expire(due)
-        return out
+        return self._woken(out)
 
     # -- internals -------------------------------------------------------------
+
+    def _woken(self, out: list[Output]) -> list[Output]:
+        """``out``, and last the race's next deadline, for the glue's timer."""
+        out.append(Wake(self.game_id, self.next_deadline()))
+        return out
 
     def _expire(self, due: float) -> list[Output]:
         if self._clock == due:
@@ -307,11 +337,12 @@ class Race:
             raise Refused("game_over", "this race is over")
 
     def _restart_idle(self, seat: _Seat, now: float) -> None:
+        limit = self.idle_limit
         racing = seat.status in RACING and not seat.away
-        seat.idle_deadline = now + self.idle_limit if racing else None
+        seat.idle_deadline = now + limit if racing and limit is not None else None
 
-    def _broadcast(self, message: bytes | Redealt | StatusChanged | GameOver) -> Send:
-        return Send(self._audience, message, self.game_id)
+    def _broadcast(self, message: Redealt | StatusChanged | GameOver) -> Send:
+        return Send(self._audience, message)
 
     def _status_event(self, seat: int) -> Send:
         player = self._seats[seat]
@@ -381,7 +412,7 @@ class Race:
             game_id=self.game_id,
             rules_json=json.dumps(self.rules.model_dump(mode="json"), sort_keys=True),
             seeds=self.seeds,
-            player_ids=(self._audience[0], self._audience[1]),
+            player_ids=(self._players[0], self._players[1]),
             started=self.started,
             ended=now,
             moves=tuple(moves),

@@ -11,8 +11,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import engine
-from protocol import GameOver, Rules, decode_server
-from server.events import Output, RaceEnded, Send
+from protocol import GameOver, Rules, decode_server, played_frame
+from server.events import Output, RaceEnded, Send, SendPlayed, Wake
 from server.race import Race, SeatInfo
 
 if TYPE_CHECKING:
@@ -85,18 +85,40 @@ def play_out(race: Race, seat: int, now: float) -> list[Output]:
     return play(race, seat, len(engine.greedy_plays(race.boards()[seat])), now)
 
 
-def message(send: Send) -> ServerMessage:
-    """What ``send`` delivers, as a model (a frame the core encoded, decoded)."""
-    return decode_server(send.message) if isinstance(send.message, bytes) else send.message
+def message(send: Send | SendPlayed) -> ServerMessage:
+    """What ``send`` delivers, as a model (a ``played`` as the glue encodes it, decoded)."""
+    if isinstance(send, Send):
+        return send.message
+    frame = played_frame(
+        game_id=send.game_id,
+        seat=send.seat,
+        card=send.card,
+        bed=send.bed,
+        count=send.count,
+        status=send.status,
+        seq=send.seq,
+    )
+    return decode_server(frame)
 
 
 def messages(outputs: list[Output]) -> list[ServerMessage]:
-    return [message(out) for out in outputs if isinstance(out, Send)]
+    return [message(out) for out in outputs if isinstance(out, Send | SendPlayed)]
+
+
+def sends(outputs: list[Output]) -> list[Output]:
+    """``outputs`` without the :class:`Wake` ones (tests of deadlines read those)."""
+    return [out for out in outputs if not isinstance(out, Wake)]
+
+
+def wakes(outputs: list[Output]) -> list[Wake]:
+    return [out for out in outputs if isinstance(out, Wake)]
 
 
 def kinds(outputs: list[Output]) -> list[str]:
-    """Each output's message type, or ``"RaceEnded"``."""
-    return [message(out).type if isinstance(out, Send) else "RaceEnded" for out in outputs]
+    """Each output's message type, or ``"RaceEnded"``; :class:`Wake` outputs are left out."""
+    return [
+        "RaceEnded" if isinstance(out, RaceEnded) else message(out).type for out in sends(outputs)
+    ]
 
 
 def game_over(outputs: list[Output]) -> GameOver:

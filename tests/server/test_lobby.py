@@ -37,7 +37,7 @@ from protocol import (
     encode,
 )
 from protocol import Lobby as AskLobby
-from server.events import Refused, Send
+from server.events import Refused, Send, SendPlayed, Wake
 from server.lobby import ROOM_ALPHABET, ROOM_CODE_LENGTH, Lobby
 
 from .helpers import GRACE, IDLE, NO_PLAY, NO_PLAY_TOO, kinds, message, messages
@@ -87,15 +87,16 @@ def refusal(lobby: Lobby, player: str, message: ClientMessage) -> str:
 
 
 def inbox(lobby: Lobby, outputs: list[Output], player: str) -> list[ServerMessage]:
-    """What ``player`` receives of ``outputs``: the glue adds a race's spectators on delivery."""
+    """What ``player`` receives of ``outputs``: the outputs name every receiver."""
     return [
-        message(out)
-        for out in outputs
-        if isinstance(out, Send)
-        and (
-            player in out.to or (out.game_id is not None and player in lobby.watchers(out.game_id))
-        )
+        message(out) for out in outputs if isinstance(out, Send | SendPlayed) and player in out.to
     ]
+
+
+def watchers(lobby: Lobby, game_id: str) -> frozenset[str]:
+    """The spectators of a live race; nobody once it is over."""
+    race = lobby.race(game_id)
+    return race.watchers if race is not None else frozenset()
 
 
 def snapshot(lobby: Lobby) -> LobbySnapshot:
@@ -347,7 +348,7 @@ def test_a_spectator_gets_the_race_without_a_seat_then_every_event(lobby: Lobby)
     assert isinstance(state, GameState)
     assert (state.game_id, state.seat, state.seq, state.over) == (game_id, None, 0, None)
     assert "seat" not in json.loads(encode(state))
-    assert lobby.watchers(game_id) == {"dan"}
+    assert watchers(lobby, game_id) == {"dan"}
     out = send(lobby, "ann", a_play(lobby, "ann"))
     assert [m.type for m in inbox(lobby, out, "dan")] == ["played"]
 
@@ -358,7 +359,7 @@ def test_a_spectator_sees_the_race_end(lobby: Lobby) -> None:
     out = send(lobby, "ann", Resign())
     assert [m.type for m in inbox(lobby, out, "dan")] == ["status", "game_over"]
     assert inbox(lobby, out, "dan") == inbox(lobby, out, "bob")
-    assert lobby.watchers(game_id) == set()
+    assert watchers(lobby, game_id) == set()
 
 
 def test_watching_an_unknown_race_is_game_not_found(lobby: Lobby) -> None:
@@ -375,7 +376,7 @@ def test_a_spectator_who_starts_racing_stops_watching(lobby: Lobby) -> None:
     game_id = start_race(lobby, "ann", "bob")
     send(lobby, "cat", Watch(game_id=game_id))
     start_race(lobby, "cat", "dan")
-    assert lobby.watchers(game_id) == set()
+    assert watchers(lobby, game_id) == set()
 
 
 # -- moves through the lobby --------------------------------------------------------------
@@ -509,21 +510,26 @@ def test_disconnecting_stops_watching(lobby: Lobby) -> None:
     game_id = start_race(lobby, "ann", "bob")
     send(lobby, "dan", Watch(game_id=game_id))
     lobby.disconnect("dan", 2.0)
-    assert lobby.watchers(game_id) == set()
+    assert watchers(lobby, game_id) == set()
 
 
 def test_disconnecting_while_racing_tells_the_opponent(lobby: Lobby) -> None:
     game_id = start_race(lobby, "ann", "bob")
     out = lobby.disconnect("ann", 2.0)
-    assert out == [Send(("bob",), OpponentAway(game_id=game_id, grace_s=30))]
-    assert lobby.deadline(game_id) == 2.0 + GRACE
+    assert out == [
+        Send(("bob",), OpponentAway(game_id=game_id, grace_s=30)),
+        Wake(game_id, 2.0 + GRACE),
+    ]
 
 
 def test_connecting_again_resumes_the_race(lobby: Lobby) -> None:
     game_id = start_race(lobby, "ann", "bob")
     send(lobby, "ann", a_play(lobby, "ann"))
     lobby.disconnect("ann", 2.0)
-    state, back = lobby.connect("ann", "Ann", 10.0)
+    state, back, wake = lobby.connect("ann", "Ann", 10.0)
+    assert wake == Wake(
+        game_id, 1.0 + IDLE
+    )  # Bob's idle limit, from the deal, before Ann's fresh one
     assert isinstance(state, Send) and state.to == ("ann",)
     assert isinstance(state.message, GameState)
     assert (state.message.seat, state.message.seq, state.message.over) == (0, 1, None)
@@ -533,10 +539,11 @@ def test_connecting_again_resumes_the_race(lobby: Lobby) -> None:
 def test_a_race_that_ended_while_away_is_shown_on_connecting(lobby: Lobby) -> None:
     game_id = start_race(lobby, "ann", "bob")
     lobby.disconnect("ann", 2.0)
-    assert lobby.tick(game_id, 2.0 + GRACE - 0.001) == []
-    over = game_over_of(lobby.tick(game_id, 2.0 + GRACE))
+    assert lobby.tick(game_id, 2.0 + GRACE - 0.001) == [Wake(game_id, 2.0 + GRACE)]
+    out = lobby.tick(game_id, 2.0 + GRACE)
+    over = game_over_of(out)
     assert (over.winner, over.reason) == (1, "abandoned")
-    assert lobby.race(game_id) is None and lobby.deadline(game_id) is None
+    assert lobby.race(game_id) is None and out[-1] == Wake(game_id, None)
     (state,) = messages(lobby.connect("ann", "Ann", 40.0))
     assert isinstance(state, GameState)
     assert (state.seat, state.over) == (0, over)

@@ -18,7 +18,8 @@ from protocol import (
     StatusChanged,
     board_to_wire,
 )
-from server.events import Refused, Send
+from server.events import Refused, Send, SendPlayed, Wake
+from server.race import Race
 
 from .helpers import (
     ANN,
@@ -38,6 +39,7 @@ from .helpers import (
     play_out,
     race_ended,
     redeal_with_a_play,
+    sends,
     started,
 )
 
@@ -77,8 +79,8 @@ def test_every_event_takes_the_next_seq_and_goes_alike_to_players_and_spectators
     race = started(THREE, THREE)
     out = play(race, 0, 1, 1.0) + play(race, 1, 2, 2.0) + play(race, 0, 1, 3.0)
     assert [message.seq for message in messages(out)] == [1, 2, 3, 4]  # type: ignore[union-attr]
-    for send in out:
-        assert isinstance(send, Send)
+    for send in sends(out):
+        assert isinstance(send, SendPlayed)
         assert (send.to, send.game_id) == (BOTH, race.game_id)
     assert race.seq == 4
 
@@ -141,36 +143,39 @@ def test_nothing_is_accepted_after_game_over() -> None:
     assert refusal(lambda: race.resign(1, 2.0)) == "game_over"
     assert refusal(lambda: race.play(1, card, 2.0)) == "game_over"
     assert refusal(lambda: race.redeal(1, 2.0)) == "game_over"
-    assert race.leave(1, 2.0) == []
+    assert sends(race.leave(1, 2.0)) == []
     assert race.seq == 2
 
 
 def test_leaving_tells_the_opponent_only() -> None:
     race = started(ONE, ONE)
     out = race.leave(0, 5.0)
-    assert out == [Send((BOB.player_id,), OpponentAway(game_id=race.game_id, grace_s=30))]
+    assert out == [
+        Send((BOB.player_id,), OpponentAway(game_id=race.game_id, grace_s=30)),
+        Wake(race.game_id, 5.0 + GRACE),
+    ]
     assert race.seq == 0
-    assert race.leave(0, 6.0) == []  # already away
+    assert sends(race.leave(0, 6.0)) == []  # already away
 
 
 def test_coming_back_within_the_grace_resumes_the_race() -> None:
     race = started(ONE, TWO)
     play(race, 1, 1, 1.0)
     race.leave(0, 5.0)
-    state, back = race.come_back(0, 20.0)
+    state, back = sends(race.come_back(0, 20.0))
     assert isinstance(state, Send) and state.to == (ANN.player_id,)
     assert state.message == race.state(0)
     assert isinstance(state.message, GameState)
     assert (state.message.seat, state.message.seq, state.message.over) == (0, 1, None)
     assert back == Send((BOB.player_id,), OpponentBack(game_id=race.game_id))
-    assert race.tick(5.0 + GRACE) == []  # the grace no longer runs
+    assert sends(race.tick(5.0 + GRACE)) == []  # the grace no longer runs
     assert race.status_of(0) == "playing"
 
 
 def test_away_past_the_grace_while_racing_loses() -> None:
     race = started(ONE, ONE)
     race.leave(0, 5.0)
-    assert race.tick(5.0 + GRACE - 0.001) == []
+    assert sends(race.tick(5.0 + GRACE - 0.001)) == []
     out = race.tick(5.0 + GRACE)
     assert kinds(out) == ENDING
     assert messages(out)[0].status == "abandoned"  # type: ignore[union-attr]
@@ -182,7 +187,7 @@ def test_away_past_the_grace_with_a_final_count_changes_nothing() -> None:
     race = started(ONE, THREE)
     play_out(race, 0, 1.0)  # stalled at 1, Bob at 0: the race goes on
     race.leave(0, 2.0)
-    assert race.tick(2.0 + GRACE + 1.0) == []
+    assert sends(race.tick(2.0 + GRACE + 1.0)) == []
     assert race.over is None
     assert race.status_of(0) == "stalled"
 
@@ -230,7 +235,7 @@ def test_the_idle_limit_restarts_at_each_play() -> None:
     play(race, 0, 1, 50.0)
     play(race, 1, 1, 55.0)
     assert race.next_deadline() == 50.0 + IDLE
-    assert race.tick(50.0 + IDLE - 0.001) == []
+    assert sends(race.tick(50.0 + IDLE - 0.001)) == []
     out = race.tick(50.0 + IDLE)
     assert kinds(out) == ["status"]  # Bob has as many cards: the race goes on
     assert race.status_of(0) == "timed_out"
@@ -239,10 +244,10 @@ def test_the_idle_limit_restarts_at_each_play() -> None:
 def test_no_idle_limit_while_away_and_a_fresh_one_on_coming_back() -> None:
     race = started(TWO, NO_PLAY)  # Bob can never play: only Ann's timers run
     race.leave(0, 50.0)
-    assert race.tick(79.0) == []  # past Ann's idle limit, within her grace
+    assert sends(race.tick(79.0)) == []  # past Ann's idle limit, within her grace
     race.come_back(0, 79.0)
     assert race.next_deadline() == 79.0 + IDLE
-    assert race.tick(79.0 + IDLE - 0.001) == []
+    assert sends(race.tick(79.0 + IDLE - 0.001)) == []
     out = race.tick(79.0 + IDLE)
     assert kinds(out) == ENDING
     assert messages(out)[0].status == "timed_out"  # type: ignore[union-attr]
@@ -404,7 +409,8 @@ def test_a_stuck_player_redeals_the_cards_still_in_play() -> None:
     board = race.boards()[0]
     assert race.status_of(0) == "stuck"
     cards, foundations, beds = board.cards_in_play(), list(board.foundations), board.beds
-    (send,) = race.redeal(0, 2.0)
+    send, wake = race.redeal(0, 2.0)
+    assert wake == Wake(race.game_id, IDLE)  # Bob's idle limit, from the deal, falls first
     assert isinstance(send, Send) and send.to == BOTH
     assert send.message == Redealt(
         game_id=race.game_id,
@@ -469,7 +475,7 @@ def test_the_record_comes_before_game_over_and_holds_the_whole_race() -> None:
 def test_a_tick_before_the_next_deadline_does_nothing() -> None:
     race = started(TWO, TWO)
     assert race.next_deadline() == IDLE
-    assert race.tick(IDLE - 0.001) == []
+    assert sends(race.tick(IDLE - 0.001)) == []
     assert (race.seq, race.status_of(0), race.status_of(1)) == (0, "playing", "playing")
 
 
@@ -485,4 +491,45 @@ def test_a_finished_race_has_no_deadline() -> None:
     race = started(TWO, TWO, time_limit_s=30)
     race.resign(0, 1.0)
     assert race.next_deadline() is None
-    assert race.tick(1000.0) == []
+    assert sends(race.tick(1000.0)) == []
+
+
+# -- receivers and deadlines, said by the core ----------------------------------
+
+
+def test_spectators_are_named_among_the_receivers_of_every_event_to_the_end() -> None:
+    race = started(ONE, ONE)
+    (state,) = race.watch("p-dan")
+    assert state == Send(("p-dan",), race.state(None))
+    race.watch("p-cat")
+    out = play_out(race, 0, 1.0) + play_out(race, 1, 2.0)
+    assert kinds(out)[-2:] == ["RaceEnded", "game_over"]
+    events = [o for o in sends(out) if isinstance(o, Send | SendPlayed)]
+    assert events and all(o.to == (*BOTH, "p-cat", "p-dan") for o in events)
+    assert race.watchers == {"p-cat", "p-dan"}
+
+
+def test_a_spectator_who_stops_watching_is_named_no_more() -> None:
+    race = started(THREE, THREE)
+    race.watch("p-dan")
+    race.unwatch("p-dan")
+    (played,) = sends(play(race, 0, 1, 1.0))
+    assert isinstance(played, SendPlayed) and played.to == BOTH
+
+
+def test_every_input_that_moves_a_deadline_ends_with_the_next_one() -> None:
+    race = make_race(THREE, THREE, time_limit_s=100)
+    assert race.start(0.0)[-1] == Wake(race.game_id, IDLE)
+    assert play(race, 0, 1, 10.0)[-1] == Wake(race.game_id, IDLE)  # Bob's falls first
+    assert race.leave(1, 20.0)[-1] == Wake(race.game_id, 20.0 + GRACE)
+    assert race.come_back(1, 25.0)[-1] == Wake(race.game_id, 10.0 + IDLE)
+    assert race.resign(0, 30.0)[-1] == Wake(race.game_id, None)
+
+
+def test_without_an_idle_limit_only_the_clock_falls() -> None:
+    race = Race(
+        "race-2", (ANN, BOB), Rules(time_limit_s=90), (TWO, TWO, 0, 1), idle_limit=None, grace=GRACE
+    )
+    assert race.start(0.0)[-1] == Wake(race.game_id, 90.0)
+    assert sends(race.tick(89.0)) == []
+    assert kinds(race.tick(90.0)) == ["status", "status", "RaceEnded", "game_over"]
