@@ -10,7 +10,8 @@ settings as ``flowergarden-server``, with three differences, each a flag:
   benchmark player sends several hundred. The limiter still runs on every
   message, so its cost is measured.
 
-Connections per address are not limited (every benchmark client is 127.0.0.1).
+Connections and new players per address are not limited (every benchmark client
+is 127.0.0.1).
 It runs until SIGTERM or SIGINT, like the real server.
 """
 
@@ -60,7 +61,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     loop: LoopName = args.loop
     settings = Settings(
-        port=args.port, db=args.db, log_level=args.log_level, max_connections_per_ip=1_000_000
+        port=args.port,
+        db=args.db,
+        log_level=args.log_level,
+        max_connections_per_ip=1_000_000,
+        new_players_per_ip=1_000_000,
     )
     configure_logging(settings.log_level)
     raise_open_files()

@@ -50,7 +50,7 @@ from .connection import (
 )
 from .events import Output, RaceEnded, Refused, Send, SendPlayed, Wake
 from .identity import Identity, Registry
-from .limits import RateLimiter, Verdict
+from .limits import AddressLimit, RateLimiter, Verdict
 from .lobby import Lobby
 from .outbox import Writer
 from .timers import RaceTimers
@@ -93,8 +93,12 @@ class GameServer:
         self._limiter = limiter
         self._compression = compression
         self.lobby = Lobby(
-            rng=secrets.SystemRandom(), idle_limit=settings.idle_timeout, grace=settings.grace
+            rng=secrets.SystemRandom(),
+            idle_limit=settings.idle_timeout,
+            grace=settings.grace,
+            wrong_codes_per_hour=settings.wrong_codes_per_ip,
         )
+        self._new_players = AddressLimit(settings.new_players_per_ip, settings.new_players_per_ip)
         self.registry = Registry()
         self.closing = False
         self._server: Server | None = None
@@ -354,7 +358,7 @@ class GameServer:
 
     async def _hello(self, conn: Conn, hello: Hello) -> None:
         try:
-            identity, token = await self._identify(hello)
+            identity, token = await self._identify(hello, conn.ip)
         except Refused as refused:
             conn.send(error(refused.code, refused.message, hello.id))
             return
@@ -376,14 +380,17 @@ class GameServer:
             old.replaced = True
             self._spawn(old.ws.close(4000, "replaced by a newer connection"))
         log.debug("%s is %s (%s)", conn.ip, identity.name, "back" if hello.token else "new")
-        outputs = self.lobby.connect(identity.player_id, identity.name, self.clock())
+        outputs = self.lobby.connect(identity.player_id, identity.name, self.clock(), conn.ip)
         self._deliver(outputs, identity.player_id, None)
 
-    async def _identify(self, hello: Hello) -> tuple[Identity, str]:
+    async def _identify(self, hello: Hello, address: str) -> tuple[Identity, str]:
         if hello.protocol is not None and hello.protocol != PROTOCOL_VERSION:
             raise Refused("unsupported_protocol", f"this server speaks protocol {PROTOCOL_VERSION}")
         if hello.token is not None:
             return self.registry.by_token(hello.token), hello.token
+        self.registry.check_name(hello.name)  # a name refused costs no new player
+        if not self._new_players.charge(address, self.clock()):
+            raise Refused("rate_limited", "too many new players from your address; try later")
         token = secrets.token_urlsafe(32)
         identity = self.registry.create("p" + secrets.token_hex(8), hello.name, token, time.time())
         try:

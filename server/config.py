@@ -1,7 +1,7 @@
 """The server's settings: command-line flags, each also ``FLOWERGARDEN_<NAME>``.
 
 A flag on the command line wins over the environment, which wins over the
-default. The defaults are those of DESIGN.md ("Running it").
+default. README.md ("Running a server") lists them.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ class Settings:
     max_connections_per_ip: int = 256
     hello_timeout: float = 10.0
     send_queue: int = 512
+    new_players_per_ip: int = 500
+    wrong_codes_per_ip: int = 120
 
 
 _HELP = {
@@ -44,6 +46,8 @@ _HELP = {
     "max_connections_per_ip": "open connections allowed from one address",
     "hello_timeout": "seconds a new connection has to say hello",
     "send_queue": "messages queued for a slow receiver before it is disconnected",
+    "new_players_per_ip": "new players (hello without a token) one address may make an hour",
+    "wrong_codes_per_ip": "wrong room codes one address may try an hour, 20 at most at once",
 }
 
 
@@ -85,5 +89,7 @@ def _check(parser: argparse.ArgumentParser, settings: Settings) -> None:
         parser.error("--max-message must be at least 256 bytes")
     if settings.max_connections_per_ip < 1 or settings.send_queue < 1:
         parser.error("--max-connections-per-ip and --send-queue must be at least 1")
+    if settings.new_players_per_ip < 1 or settings.wrong_codes_per_ip < 1:
+        parser.error("--new-players-per-ip and --wrong-codes-per-ip must be at least 1")
     if settings.log_level.upper() not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
         parser.error("--log-level must be DEBUG, INFO, WARNING or ERROR")

@@ -6,13 +6,16 @@ first refusal of an episode is answered ``rate_limited``, later ones are
 dropped silently, and a client that keeps sending while limited (``patience``
 refused messages in one episode) is to be closed with 1008. An episode ends
 once the client has slowed down enough for half the burst to refill.
+
+:class:`AddressLimit` counts what one IP address does across all its
+connections: new players, wrong room codes, HTTP requests.
 """
 
 from __future__ import annotations
 
 from enum import Enum
 
-__all__ = ["RateLimiter", "Verdict"]
+__all__ = ["AddressLimit", "RateLimiter", "Verdict"]
 
 _SLACK = 1e-6
 """A millionth of a message: the refill's float rounding (``0.02 * 50`` may be
@@ -58,3 +61,55 @@ class RateLimiter:
             self._limited = True
             return Verdict.LIMIT
         return Verdict.CLOSE if self._refused > self.patience else Verdict.DROP
+
+
+class AddressLimit:
+    """A token bucket per IP address, for what one address may do however many connections it has.
+
+    ``burst`` actions at once, then ``per_hour`` an hour (spread evenly). A
+    bucket that has filled up again is forgotten, so the table holds only
+    addresses that acted lately, whatever an attacker's address range.
+    """
+
+    __slots__ = ("_buckets", "_rate", "_sweep_at", "burst")
+
+    def __init__(self, burst: int, per_hour: float) -> None:
+        self.burst = burst
+        self._rate = per_hour / 3600.0
+        self._buckets: dict[str, tuple[float, float]] = {}
+        """Address: tokens left and when they were counted."""
+        self._sweep_at = 1024
+
+    def __len__(self) -> int:
+        """How many addresses it remembers."""
+        return len(self._buckets)
+
+    def allows(self, address: str, now: float) -> bool:
+        """Whether ``address`` has an action left at ``now`` (nothing is used up)."""
+        return self._tokens(address, now) >= 1.0 - _SLACK
+
+    def charge(self, address: str, now: float) -> bool:
+        """Use up one action of ``address``; False (and nothing used) if none is left."""
+        tokens = self._tokens(address, now)
+        if tokens < 1.0 - _SLACK:
+            return False
+        self._buckets[address] = (tokens - 1.0, now)
+        if len(self._buckets) >= self._sweep_at:
+            self._sweep(now)
+        return True
+
+    def _tokens(self, address: str, now: float) -> float:
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            return float(self.burst)
+        tokens, updated = bucket
+        return min(float(self.burst), tokens + (now - updated) * self._rate)
+
+    def _sweep(self, now: float) -> None:
+        """Forget the addresses whose bucket is full again."""
+        self._buckets = {
+            address: bucket
+            for address, bucket in self._buckets.items()
+            if self._tokens(address, now) < self.burst
+        }
+        self._sweep_at = max(1024, 2 * len(self._buckets))

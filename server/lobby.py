@@ -15,6 +15,11 @@ command raises :class:`~server.events.Refused` having changed nothing.
   the glue learns when to set that timer from the race's
   :class:`~server.events.Wake` outputs, and asks the lobby nothing back.
 
+A refused command changes nothing, with one exception that is the point of
+it: a room code that names no open room is charged to the player's address
+(:class:`~server.limits.AddressLimit`), and past the limit every ``join_room``
+from that address is ``rate_limited``, so that guessing finds no room.
+
 A player is at most one of: seeking, hosting an open room, racing. Watching
 is separate: it ends when the player starts anything else. A finished race
 stays attached to its players (``last_race``) until they move on, so that a
@@ -44,6 +49,7 @@ from protocol import (
 )
 
 from .events import Output, Refused, Send
+from .limits import AddressLimit
 from .race import Race, SeatInfo
 
 if TYPE_CHECKING:
@@ -62,6 +68,8 @@ ROOM_CODE_LENGTH = 6
 class _Player:
     id: str
     name: str
+    address: str = ""
+    """The IP address of the player's connection, for the limits per address."""
     online: bool = False
     seeking: Rules | None = None
     room: str | None = None
@@ -93,9 +101,22 @@ class _Rematch:
 class Lobby:
     """Players, queue, rooms and races of one server."""
 
-    def __init__(self, *, rng: random.Random, idle_limit: float | None, grace: float) -> None:
-        """``rng`` deals, names races and rooms: pass ``secrets.SystemRandom()`` in production."""
+    def __init__(
+        self,
+        *,
+        rng: random.Random,
+        idle_limit: float | None,
+        grace: float,
+        wrong_codes_per_hour: int = 120,
+    ) -> None:
+        """``rng`` deals, names races and rooms: pass ``secrets.SystemRandom()`` in production.
+
+        ``wrong_codes_per_hour``: room codes that name no open room one
+        address may try (20 at most at once), so that nobody finds a friend's
+        room by guessing; past it every ``join_room`` from there is refused.
+        """
         self._rng = rng
+        self._wrong_codes = AddressLimit(min(20, wrong_codes_per_hour), wrong_codes_per_hour)
         self.idle_limit = idle_limit
         self.grace = grace
         self._players: dict[str, _Player] = {}
@@ -133,10 +154,10 @@ class Lobby:
 
     # -- connections -----------------------------------------------------------
 
-    def connect(self, player_id: str, name: str, now: float) -> list[Output]:
-        """A player is online (new, back, or on a replacing connection)."""
+    def connect(self, player_id: str, name: str, now: float, address: str = "") -> list[Output]:
+        """A player is online (new, back, or on a replacing connection) from ``address``."""
         player = self._players.setdefault(player_id, _Player(player_id, name))
-        player.online = True
+        player.online, player.address = True, address
         if player.race is not None:
             return player.race.come_back(player.race.seat_of(player_id), now)
         if player.missed_over and player.last_race is not None:
@@ -213,7 +234,10 @@ class Lobby:
         assert message.type == "join_room"
         room = self._rooms.get(message.code.strip().upper())
         self._check_free(player)
+        if not self._wrong_codes.allows(player.address, now):
+            raise Refused("rate_limited", "too many wrong room codes; try again in a minute")
         if room is None:
+            self._wrong_codes.charge(player.address, now)
             raise Refused("room_not_found", f"no open room has the code {message.code!r}")
         if room.race is not None:
             raise Refused("room_full", "that room's race has already started")

@@ -1,4 +1,4 @@
-"""The engine stays pure: importing it pulls in no I/O framework (DESIGN.md)."""
+"""The engine stays pure: importing it pulls in no I/O framework (docs/design.md, "Layers")."""
 
 from __future__ import annotations
 

@@ -72,7 +72,7 @@ DOC_RULES = (
 )
 
 # One or more frames per row of PROTOCOL.md's client table, optional fields left
-# out and given; DESIGN.md's play example first.
+# out and given; docs/design.md's play example first.
 CLIENT_EXAMPLES = [
     '{"type":"play","card":"QH"}',
     '{"type": "hello", "name": "alice"}',

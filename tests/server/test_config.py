@@ -1,4 +1,4 @@
-"""The server's settings: DESIGN.md's defaults, the environment, and flags over both."""
+"""The server's settings: the documented defaults, the environment, and flags over both."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.limits import RateLimiter, Verdict
+from server.limits import AddressLimit, RateLimiter, Verdict
 
 ACCEPT, LIMIT, DROP, CLOSE = Verdict.ACCEPT, Verdict.LIMIT, Verdict.DROP, Verdict.CLOSE
 
@@ -58,3 +58,37 @@ def test_an_episode_ends_after_slowing_down() -> None:
     assert burst(limiter, 100, 2.0) == [ACCEPT] * 100  # half the burst is back
     assert limiter.admit(2.0) is LIMIT  # a new episode: told again
     assert burst(limiter, limiter.patience, 2.0)[-1] is CLOSE  # with the full patience
+
+
+# -- per address ------------------------------------------------------------------
+
+
+def test_an_address_has_its_burst_then_its_rate() -> None:
+    limit = AddressLimit(burst=3, per_hour=60)  # one a minute once the burst is spent
+    assert [limit.charge("10.0.0.1", 0.0) for _ in range(4)] == [True, True, True, False]
+    assert not limit.allows("10.0.0.1", 59.0)
+    assert limit.charge("10.0.0.1", 60.0)
+    assert not limit.charge("10.0.0.1", 60.0)
+
+
+def test_addresses_are_limited_apart() -> None:
+    limit = AddressLimit(burst=1, per_hour=1)
+    assert limit.charge("10.0.0.1", 0.0)
+    assert not limit.allows("10.0.0.1", 0.0)
+    assert limit.allows("10.0.0.2", 0.0) and limit.charge("10.0.0.2", 0.0)
+
+
+def test_a_refusal_uses_nothing_up() -> None:
+    limit = AddressLimit(burst=1, per_hour=3600)
+    assert limit.charge("a", 0.0)
+    assert not limit.charge("a", 0.5)  # half a token: refused, and not spent
+    assert limit.charge("a", 1.0)
+
+
+def test_addresses_whose_bucket_refilled_are_forgotten() -> None:
+    limit = AddressLimit(burst=2, per_hour=3600)
+    for i in range(5000):
+        limit.charge(f"10.0.{i // 256}.{i % 256}", i / 1000)
+    # Each bucket refills within a second: only the last second's addresses are kept.
+    assert len(limit) < 2100
+    assert limit.allows("10.0.0.0", 5.0)  # forgotten, so full again

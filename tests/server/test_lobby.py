@@ -80,9 +80,9 @@ def send(lobby: Lobby, player: str, message: ClientMessage, now: float = 1.0) ->
     return lobby.handle(player, message, now)
 
 
-def refusal(lobby: Lobby, player: str, message: ClientMessage) -> str:
+def refusal(lobby: Lobby, player: str, message: ClientMessage, now: float = 1.0) -> str:
     with pytest.raises(Refused) as refused:
-        lobby.handle(player, message, 1.0)
+        lobby.handle(player, message, now)
     return refused.value.code
 
 
@@ -265,6 +265,21 @@ def test_a_room_code_ignores_case(lobby: Lobby) -> None:
 
 def test_joining_an_unknown_room_is_room_not_found(lobby: Lobby) -> None:
     assert refusal(lobby, "bob", JoinRoom(code="ZZZZZZ")) == "room_not_found"
+
+
+def test_guessing_room_codes_is_limited_per_address_and_then_every_join_refused() -> None:
+    lobby = Lobby(rng=random.Random(1), idle_limit=IDLE, grace=GRACE, wrong_codes_per_hour=60)
+    for player in PLAYERS:  # Bob and Cat share an address; Dan has his own
+        lobby.connect(player, player.title(), 0.0, "10.0.0.9" if player == "dan" else "10.0.0.1")
+    code = open_room(lobby, "ann")
+    wrong = [
+        refusal(lobby, "bob" if i % 2 else "cat", JoinRoom(code="ZZZZZZ"), 1.0) for i in range(21)
+    ]
+    assert wrong == ["room_not_found"] * 20 + ["rate_limited"]
+    assert refusal(lobby, "bob", JoinRoom(code=code), 1.0) == "rate_limited"
+    assert refusal(lobby, "dan", JoinRoom(code="ZZZZZZ"), 1.0) == "room_not_found"
+    assert refusal(lobby, "bob", JoinRoom(code="ZZZZZZ"), 61.0) == "room_not_found"
+    assert kinds(send(lobby, "bob", JoinRoom(code=code), 121.0)) == ["game_start", "game_start"]
 
 
 def test_a_room_whose_race_started_is_full(lobby: Lobby) -> None:
