@@ -91,6 +91,7 @@ class FlowerGardenApp(App[int]):
                 seed=self.options.seed,
                 winnable_only=self.options.rules.winnable_only,
                 redeals=self.options.rules.redeals,
+                clock=self.clock,
             )
             self.backend = practice
             self.state.name = self.options.name or "you"

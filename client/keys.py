@@ -11,9 +11,10 @@ Everything here is pure: it reads an :class:`engine.Board` and never sends.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
-from engine import BOUQUET, Card, MalformedCard, parse_lenient
+from engine import Card, MalformedCard, parse_lenient
 
 from .cards import card_name
 
@@ -30,7 +31,6 @@ __all__ = [
     "assign_labels",
     "resolve_key",
     "resolve_prompt",
-    "why_illegal",
 ]
 
 BED_KEYS = ("1", "2", "3", "4", "5", "6")
@@ -81,8 +81,7 @@ def resolve_key(
         card = found[0]
     else:
         return None
-    reason = why_illegal(board, card, ascii=ascii)
-    return card if reason is None else Refusal(reason)
+    return _if_legal(board, card, ascii=ascii)
 
 
 def resolve_prompt(text: str, board: Board, *, ascii: bool = False) -> Card | Refusal:
@@ -91,22 +90,10 @@ def resolve_prompt(text: str, board: Board, *, ascii: bool = False) -> Card | Re
         card = parse_lenient(text)
     except MalformedCard:
         return Refusal(f"{text.strip()!r} is not a card: try qh, 10h or th")
-    reason = why_illegal(board, card, ascii=ascii)
+    return _if_legal(board, card, ascii=ascii)
+
+
+def _if_legal(board: Board, card: Card, *, ascii: bool) -> Card | Refusal:
+    """``card``, or the engine's reason why not: the server would refuse it in the same words."""
+    reason = board.why_illegal(card, partial(card_name, ascii=ascii))
     return card if reason is None else Refusal(reason)
-
-
-def why_illegal(board: Board, card: Card, *, ascii: bool = False) -> str | None:
-    """None if ``card`` may be played now, else the reason in words."""
-    name = card_name(card, ascii=ascii)
-    top = board.foundations[card.suit]
-    if top >= card.rank:
-        return f"{name} is already on its foundation"
-    where = board.where[card]
-    if where != BOUQUET and board.beds[where][-1] != card:
-        above = len(board.beds[where]) - 1 - board.level[card]
-        cards = "card" if above == 1 else "cards"
-        return f"{name} is under {above} {cards} in bed {where + 1}"
-    if top < card.rank - 1:
-        needed = Card.of(top + 1, card.suit)
-        return f"{name} must wait: {card_name(needed, ascii=ascii)} goes up first"
-    return None

@@ -1,41 +1,67 @@
-"""Practice: one board on the engine alone, standing in for the server.
+"""Practice: the server's own race core, run here on a local clock, standing in for the server.
 
 :class:`Practice` answers the same commands as :class:`~client.net.Connection`
 and posts the same messages a server would (``played``, ``redealt``,
-``status``), so the race screen and its keys are the very ones of a race.
+``status``, ``error``), so the race screen and its keys are the very ones of a
+race. Those messages come from :class:`server.race.Race`, the core every
+server race runs on: it is sans-I/O, so it runs in the client unchanged, and
+practice holds no rule of its own (seq, statuses, what a redeal deals).
+
+A practice race has two seats: the player's, and in seat 1 a ghost that is
+dealt the same layout and never moves. With no idle limit, no game clock and
+an endless grace, nothing ends the race by the ghost, and having no cards it
+can never lead on count; so a stalled board does not end the race in the
+core, and the client shows the solo outcome from seat 0's status, as for any
+practice board whose count is final. Practice passes on only seat 0's events;
+``game_over`` (a win or a loss against the ghost) means nothing here and is
+dropped, which is safe because it is always the race's last event.
+
 Only the start of a deal has no server message of its own: :class:`Dealt`.
 """
 
 from __future__ import annotations
 
+import math
 import secrets
+import time
 from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 import engine
 from protocol import (
+    RACING,
+    Error,
+    GameStart,
     Play,
-    Played,
     Redeal,
     Redealt,
     Rematch,
     Resign,
     Rules,
     StatusChanged,
-    board_to_wire,
+    board_from_wire,
+    decode_server,
+    played_frame,
 )
+from server.events import Refused, Send, SendPlayed
+from server.race import Race, SeatInfo
 
 from .net import ServerEvent
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from protocol import ClientMessage
+    from protocol import ClientMessage, ServerMessage
+    from server.events import Output
 
-__all__ = ["Dealt", "Practice"]
+__all__ = ["GAME_ID", "GHOST", "YOU", "Dealt", "Practice", "practice_race"]
 
 GAME_ID = "practice"
+YOU = SeatInfo("practice-you", "you")
+GHOST = SeatInfo("practice-ghost", "ghost")
+REDEAL_SALT = 0x5EED
+"""Mixed into the seed for the redeal's shuffle, so that it differs from the deal's."""
 
 
 class Dealt(Message):
@@ -45,6 +71,14 @@ class Dealt(Message):
         super().__init__()
         self.board = board
         self.rules = rules
+
+
+def practice_race(seed: int, rules: Rules) -> Race:
+    """The race a practice with ``seed`` runs: the ghost gets the same deal and redeal."""
+    redeal = seed ^ REDEAL_SALT
+    seeds = (seed, seed, redeal, redeal)
+    # No idle limit and an endless grace: nobody waits on a practice, and the ghost never leaves.
+    return Race(GAME_ID, (YOU, GHOST), rules, seeds, idle_limit=None, grace=math.inf)
 
 
 class Practice:
@@ -57,20 +91,28 @@ class Practice:
         seed: int | None = None,
         winnable_only: bool = False,
         redeals: int = 0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._post = post
+        self._clock = clock
         self.seed = seed if seed is not None else secrets.randbits(63)
         self.rules = Rules(winnable_only=winnable_only, redeals=redeals)
-        self.board = engine.Board(engine.deal(0))
-        self.seq = 0
-        self.over = False
+        self.race = practice_race(self.seed, self.rules)
+
+    @property
+    def over(self) -> bool:
+        """Whether the player's count is final (or the core ended the race): moves are moot."""
+        return self.race.over is not None or self.race.status_of(0) not in RACING
 
     def start(self) -> None:
         """Deal ``seed`` (winnable if asked) and show it."""
-        dealer = engine.winnable_deal if self.rules.winnable_only else engine.deal
-        self.board = engine.Board(dealer(self.seed), redeals=self.rules.redeals)
-        self.seq, self.over = 0, False
-        self._post(Dealt(self.board.copy(), self.rules))
+        self.race = practice_race(self.seed, self.rules)
+        for out in self.race.start(self._clock()):
+            # Only the player's game_start matters: not the ghost's, nor the
+            # game_over of a deal where neither seat can play (a draw with a ghost).
+            start = out.message if isinstance(out, Send) else None
+            if isinstance(start, GameStart) and start.seat == 0:
+                self._post(Dealt(board_from_wire(start.boards[0]), start.rules))
 
     def resync(self) -> None:
         """Nothing to catch up with: this is the authority."""
@@ -79,55 +121,46 @@ class Practice:
         if isinstance(message, Rematch):
             self.seed += 1  # the next deal of a seeded practice is still reproducible
             self.start()
-        elif self.over:
             return True
-        elif isinstance(message, Play):
-            self._play(engine.Card.parse(message.card))
-        elif isinstance(message, Redeal):
-            self._redeal()
-        elif isinstance(message, Resign):
-            self.over = True
-            self.seq += 1
-            self._post(ServerEvent(self._status("resigned")))
+        if self.over:
+            return True
+        now = self._clock()
+        try:
+            if isinstance(message, Play):
+                self._forward(self.race.play(0, engine.Card.parse(message.card), now))
+            elif isinstance(message, Redeal):
+                self._forward(self.race.redeal(0, now))
+            elif isinstance(message, Resign):
+                self._forward(self.race.resign(0, now))
+        except Refused as refused:
+            # As the server answers a refused move (the race screen checks first,
+            # so this is rare): the client drops what it had in flight.
+            self._post(ServerEvent(Error(code=refused.code, message=refused.message)))
         return True
 
-    def _play(self, card: engine.Card) -> None:
-        try:
-            move = self.board.play(card)
-        except engine.IllegalPlay:
-            return  # the race screen checks first; nothing to tell
-        self.seq += 1
-        wire = board_to_wire(self.board)
-        self.over = wire.status not in ("playing", "stuck")
-        played = Played(
-            game_id=GAME_ID,
-            seat=0,
-            card=str(card),
-            from_="bouquet" if move.bed is None else "bed",
-            bed=move.bed,
-            count=self.board.count,
-            status=wire.status,
-            seq=self.seq,
-        )
-        self._post(ServerEvent(played))
+    def _forward(self, outputs: list[Output]) -> None:
+        for out in outputs:
+            message = _for_you(out)
+            if message is not None:
+                self._post(ServerEvent(message))
 
-    def _redeal(self) -> None:
-        try:
-            self.board.redeal(self.seed ^ 0x5EED)
-        except engine.IllegalRedeal:
-            return
-        self.seq += 1
-        wire = board_to_wire(self.board)
-        self.over = wire.status not in ("playing", "stuck")
-        self._post(ServerEvent(Redealt(game_id=GAME_ID, seat=0, board=wire, seq=self.seq)))
 
-    def _status(self, status: str) -> StatusChanged:
-        return StatusChanged.model_validate(
-            {
-                "game_id": GAME_ID,
-                "seat": 0,
-                "status": status,
-                "count": self.board.count,
-                "seq": self.seq,
-            }
+def _for_you(out: Output) -> ServerMessage | None:
+    """The message in ``out`` that the player needs: seat 0's race events, no ``game_over``."""
+    if isinstance(out, SendPlayed):
+        if out.seat != 0:
+            return None
+        # The very frame the server's glue sends, read back as the client reads it.
+        frame = played_frame(
+            game_id=out.game_id,
+            seat=out.seat,
+            card=out.card,
+            bed=out.bed,
+            count=out.count,
+            status=out.status,
+            seq=out.seq,
         )
+        return decode_server(frame)
+    if isinstance(out, Send) and isinstance(out.message, Redealt | StatusChanged):
+        return out.message if out.message.seat == 0 else None
+    return None

@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from engine import Card
+from protocol import RACING
 
 from .cards import CARD_WIDTH, card_text, suit_mark
 from .keys import BED_KEYS
-from .state import RACING, outcome_words
+from .state import outcome_words
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Literal
 
 import engine
 from protocol import (
+    RACING,
     Cancelled,
     Error,
     GameOver,
@@ -43,6 +44,7 @@ from protocol import (
     StatusChanged,
     Welcome,
     board_from_wire,
+    wire_status,
 )
 
 from .keys import assign_labels
@@ -50,11 +52,9 @@ from .keys import assign_labels
 if TYPE_CHECKING:
     from protocol import BoardStatus, ClientMessage, ServerMessage
 
-__all__ = ["RACING", "ClientState", "Link", "Outcome", "RaceView", "Waiting", "outcome_words"]
+__all__ = ["ClientState", "Link", "Outcome", "RaceView", "Waiting", "outcome_words"]
 
 Link = Literal["offline", "connecting", "online", "reconnecting", "replaced", "failed"]
-RACING: frozenset[str] = frozenset({"playing", "stuck"})
-"""Statuses of a player still racing; every other status is final."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +222,7 @@ class ClientState:
             players=[self.name or "you"],
             rules=rules,
             boards=[board],
-            statuses=[_rules_status(board)],
+            statuses=[wire_status(board.status)],
             seq=0,
         )
         self.race.relabel()
@@ -358,11 +358,6 @@ class ClientState:
             race.away_until = None
         else:
             race.rematch_offered = True
-
-
-def _rules_status(board: engine.Board) -> BoardStatus:
-    status = board.status
-    return "playing" if status is engine.Status.PLAYING else status.value  # type: ignore[return-value]
 
 
 _ERROR_WORDS = {

@@ -11,6 +11,10 @@ search; and the set of cards playable now (at most one per suit), so that a
 legality check is one set lookup. Only two cards can become playable by a play:
 the next card of its suit and the card it uncovered, so a play updates that set
 in a few steps.
+
+Why a card cannot be played is said here too, once: :meth:`Board.why_illegal`
+gives the reason that :meth:`Board.play` raises, so a client that checks a key
+locally tells the player what the server would.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from .deal import Layout, deal_cards, shuffle
 from .errors import IllegalPlay, IllegalRedeal
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
 __all__ = ["BOUQUET", "PLAYED", "Board", "Play", "Status"]
 
@@ -131,6 +135,16 @@ class Board:
         # The hot path of every play the server receives: one set lookup.
         return card in self._playable
 
+    def why_illegal(self, card: int, name: Callable[[Card], str] = str) -> str | None:
+        """None if ``card`` may be played now, else why not: what :meth:`play` would raise.
+
+        ``name`` writes a card in the reason (``str``: its code, ``"QH"``), so
+        that a client can say it its own way while the rules stay here.
+        """
+        if card in self._playable:
+            return None
+        return self._refusal(card, name)
+
     def has_play(self) -> bool:
         """Whether any card may be played now."""
         return bool(self._playable)
@@ -148,8 +162,7 @@ class Board:
     def play(self, card: int) -> Play:
         """Move ``card`` to its foundation, or raise :class:`IllegalPlay` and change nothing."""
         if card not in self._playable:
-            name = CARDS[card] if card in range(52) else repr(card)
-            raise IllegalPlay(f"{name} cannot be played now")
+            raise IllegalPlay(self._refusal(card, str))
         where = self.where[card]
         if where == BOUQUET:
             self.bouquet.remove(card)  # type: ignore[arg-type]
@@ -181,6 +194,25 @@ class Board:
         cards = self.cards_in_play()
         shuffle(cards, random.Random(seed))
         self._set_up(deal_cards(cards), self.foundations, self.redeals_left - 1)
+
+    def _refusal(self, card: int, name: Callable[[Card], str]) -> str:
+        """Why ``card``, which is not in the playable set, cannot be played now."""
+        if card not in range(52):
+            return f"{card!r} is not a card"
+        played = CARDS[card]
+        top = self.foundations[played.suit]
+        if top >= played.rank:
+            return f"{name(played)} is already on its foundation"
+        where = self.where[card]
+        if where != BOUQUET and self.beds[where][-1] != card:
+            above = len(self.beds[where]) - 1 - self.level[card]
+            cards = "card" if above == 1 else "cards"
+            return f"{name(played)} is under {above} {cards} in bed {where + 1}"
+        # Uncovered and not played, yet not playable: only its foundation can be
+        # behind (the playable set holds exactly the uncovered cards whose
+        # foundation is ready, which a test holds this method to).
+        needed = CARDS[played.suit * 13 + top]
+        return f"{name(played)} must wait: {name(needed)} goes up first"
 
     def _note_if_playable(self, card: int) -> None:
         """Add ``card`` to the playable set if its foundation is ready and nothing covers it."""

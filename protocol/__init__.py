@@ -1,6 +1,6 @@
 """The wire protocol of PROTOCOL.md as pydantic models, with its codec and JSON Schema.
 
-- :mod:`protocol.common`: cards, rules, boards, request ids, error codes;
+- :mod:`protocol.common`: cards, names, rules, boards, statuses, request ids, error codes;
 - :mod:`protocol.client`: the messages a client sends (:data:`ClientMessage`);
 - :mod:`protocol.server`: the messages the server sends (:data:`ServerMessage`);
 - :mod:`protocol.codec`: frames to messages and back;
@@ -37,8 +37,12 @@ from .codec import (
 from .common import (
     CARD_PATTERN,
     ERROR_CODES,
+    FINAL,
     MAX_ID_LENGTH,
+    NAME_PATTERN,
+    NAME_RULE,
     PROTOCOL_VERSION,
+    RACING,
     Board,
     BoardStatus,
     CardCode,
@@ -47,9 +51,10 @@ from .common import (
     Message,
     RequestId,
     Rules,
+    is_name,
     is_request_id,
 )
-from .convert import board_from_wire, board_to_wire, card_from_wire, card_to_wire
+from .convert import board_from_wire, board_to_wire, card_from_wire, card_to_wire, wire_status
 from .server import (
     SERVER_ADAPTER,
     Cancelled,
@@ -76,8 +81,12 @@ __all__ = [
     "CARD_PATTERN",
     "CLIENT_ADAPTER",
     "ERROR_CODES",
+    "FINAL",
     "MAX_ID_LENGTH",
+    "NAME_PATTERN",
+    "NAME_RULE",
     "PROTOCOL_VERSION",
+    "RACING",
     "SERVER_ADAPTER",
     "Board",
     "BoardStatus",
@@ -127,6 +136,8 @@ __all__ = [
     "decode_server",
     "encode",
     "encode_bytes",
+    "is_name",
     "is_request_id",
     "played_frame",
+    "wire_status",
 ]

@@ -1,4 +1,4 @@
-"""The vocabulary both directions share: cards, rules, boards, request ids, error codes.
+"""The vocabulary both directions share: cards, names, rules, boards, statuses, ids, errors.
 
 Every wire model derives from :class:`Model` (frozen, unknown fields ignored),
 and every message from :class:`Message`, which adds the ``type`` and the
@@ -10,6 +10,7 @@ so a wrong-typed field is an error rather than a coercion (``"1"`` is not 1,
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal, TypeAlias, TypeGuard, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StringConstraints, WithJsonSchema
@@ -18,8 +19,12 @@ from pydantic_core import PydanticCustomError
 __all__ = [
     "CARD_PATTERN",
     "ERROR_CODES",
+    "FINAL",
     "MAX_ID_LENGTH",
+    "NAME_PATTERN",
+    "NAME_RULE",
     "PROTOCOL_VERSION",
+    "RACING",
     "REQUEST_ID_RULE",
     "BedIndex",
     "Board",
@@ -36,6 +41,7 @@ __all__ = [
     "Rules",
     "Seat",
     "Seq",
+    "is_name",
     "is_request_id",
 ]
 
@@ -43,6 +49,10 @@ PROTOCOL_VERSION = 1
 MAX_ID_LENGTH = 64
 CARD_PATTERN = r"^[A23456789TJQK][SHDC]$"
 REQUEST_ID_RULE = f"must be a string of at most {MAX_ID_LENGTH} characters or an integer"
+NAME_PATTERN = r"^[A-Za-z0-9_-]{1,20}$"
+"""A player's name (``hello``): 1 to 20 ASCII letters, digits, ``_`` or ``-``."""
+NAME_RULE = "a name is 1 to 20 ASCII letters, digits, '_' or '-'"
+_NAME = re.compile(NAME_PATTERN)
 
 CardCode: TypeAlias = Annotated[str, StringConstraints(pattern=CARD_PATTERN)]
 """A card on the wire: rank ``A23456789TJQK`` then suit ``SHDC``, such as ``"TH"``."""
@@ -56,6 +66,11 @@ Redeals: TypeAlias = Annotated[int, Field(ge=0, le=1)]
 BoardStatus: TypeAlias = Literal[
     "playing", "stuck", "cleared", "stalled", "timed_out", "resigned", "abandoned"
 ]
+RACING: frozenset[BoardStatus] = frozenset({"playing", "stuck"})
+"""Statuses of a player still racing: they may move, and the idle limit and grace apply."""
+FINAL: frozenset[BoardStatus] = frozenset({"stalled", "timed_out"})
+"""Statuses whose count is final ("Deciding the race"); the rest (cleared, resigned,
+abandoned) end the race at once."""
 
 ErrorCode: TypeAlias = Literal[
     "bad_json",
@@ -84,6 +99,17 @@ def is_request_id(value: object) -> TypeGuard[str | int]:
     Exact types on purpose: JSON ``true`` loads as a bool, which is an int subclass.
     """
     return type(value) is int or (type(value) is str and len(value) <= MAX_ID_LENGTH)
+
+
+def is_name(value: str) -> bool:
+    """Whether ``value`` may be a player's name (:data:`NAME_PATTERN`); else say :data:`NAME_RULE`.
+
+    The one test of the name rule: the server refuses others (``bad_name``)
+    and a client checks before it asks. ``hello`` itself takes any string,
+    because refusing a name is the server's answer, not the decoder's.
+    """
+    # fullmatch, not the pattern's own anchors alone: ``$`` matches before a final newline.
+    return _NAME.fullmatch(value) is not None
 
 
 def _validate_request_id(value: object) -> str | int:

@@ -1,7 +1,9 @@
 """Conversion between the engine's values and the wire's.
 
 The engine knows nothing of pydantic or JSON, so the mapping lives here: a
-card is its two-character code, a board is :class:`~protocol.common.Board`.
+card is its two-character code, a board is :class:`~protocol.common.Board`,
+and an :class:`engine.Status` is the wire status of the same name
+(:func:`wire_status`, the only such map: the race core and the client use it).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import engine
 
 from .common import Board, BoardStatus, Foundations
 
-__all__ = ["board_from_wire", "board_to_wire", "card_from_wire", "card_to_wire"]
+__all__ = ["board_from_wire", "board_to_wire", "card_from_wire", "card_to_wire", "wire_status"]
 
 _STATUS: dict[engine.Status, BoardStatus] = {
     engine.Status.PLAYING: "playing",
@@ -18,6 +20,15 @@ _STATUS: dict[engine.Status, BoardStatus] = {
     engine.Status.STALLED: "stalled",
     engine.Status.CLEARED: "cleared",
 }
+
+
+def wire_status(status: engine.Status) -> BoardStatus:
+    """What the rules say of a board, as the wire says it (``engine.Status.STUCK``: ``"stuck"``).
+
+    Only the race knows the other wire statuses (``timed_out``, ``resigned``,
+    ``abandoned``), so they have no engine status to come from.
+    """
+    return _STATUS[status]
 
 
 def card_to_wire(card: engine.Card) -> str:
@@ -42,7 +53,7 @@ def board_to_wire(board: engine.Board, status: BoardStatus | None = None) -> Boa
         bouquet=[str(card) for card in board.bouquet],
         foundations=Foundations(S=spades, H=hearts, D=diamonds, C=clubs),
         count=board.count,
-        status=_STATUS[board.status] if status is None else status,
+        status=wire_status(board.status) if status is None else status,
         redeals_left=board.redeals_left,
     )
 

@@ -10,18 +10,17 @@ fast hash is enough (there is nothing to brute-force).
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from protocol import NAME_RULE, is_name
 
 from .events import Refused
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["NAME_PATTERN", "Identity", "Registry", "hash_token"]
-
-NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,20}")
+__all__ = ["Identity", "Registry", "hash_token"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +53,8 @@ class Registry:
 
     def check_name(self, name: str) -> None:
         """Raise ``bad_name`` or ``name_taken`` unless ``name`` can be given out."""
-        if not NAME_PATTERN.fullmatch(name):
-            raise Refused("bad_name", "a name is 1 to 20 ASCII letters, digits, '_' or '-'")
+        if not is_name(name):  # the protocol's rule, the very one the client checks
+            raise Refused("bad_name", NAME_RULE)
         if name.lower() in self._by_name:
             raise Refused("name_taken", f"the name {name!r} is taken (names ignore case)")
 

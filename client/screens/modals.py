@@ -6,7 +6,6 @@ Each is a :class:`~textual.screen.ModalScreen` that answers its caller through
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -15,15 +14,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from protocol import Rules
+from protocol import NAME_RULE, Rules, is_name
 
 if TYPE_CHECKING:
     from textual import events
     from textual.app import ComposeResult
 
 __all__ = ["ConfirmScreen", "HelpScreen", "JoinScreen", "NameScreen", "RulesChoice", "RulesScreen"]
-
-NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{1,20}$")
 
 HELP = """\
 [b]Racing[/b]
@@ -131,7 +128,8 @@ class NameScreen(_InputScreen):
     PLACEHOLDER = "name"
 
     def check(self, value: str) -> str | None:
-        return None if NAME_RULE.match(value) else "1 to 20 letters, digits, _ or -"
+        # The protocol's rule, which the server applies: a name passed here is not bad_name.
+        return None if is_name(value) else NAME_RULE
 
     def action_cancel(self) -> None:
         self.app.exit(1)

@@ -12,9 +12,8 @@ from client.keys import (
     assign_labels,
     resolve_key,
     resolve_prompt,
-    why_illegal,
 )
-from engine import Board, Card, deal, winnable_deal
+from engine import CARDS, Board, Card, IllegalPlay, deal, winnable_deal
 
 
 def board_with_legal_bed_and_bouquet() -> Board:
@@ -112,10 +111,35 @@ def test_prompt_refusals():
     assert isinstance(refusal, Refusal) and "under" in refusal.reason
 
 
-def test_why_illegal_in_words():
+def test_a_refusal_in_words():
     spades = cards(*(r + "S" for r in "3456789TJQK"))
     board = Board.from_parts([cards("2S", "KH"), [], [], [], [], []], spades, [1, 12, 13, 13])
-    assert why_illegal(board, Card.parse("AS"), ascii=True) == "AS is already on its foundation"
-    assert why_illegal(board, Card.parse("2S")) == "2♠ is under 1 card in bed 1"
-    assert why_illegal(board, Card.parse("3S")) == "3♠ must wait: 2♠ goes up first"
-    assert why_illegal(board, Card.parse("KH")) is None
+    assert refused("as", board, ascii=True) == "AS is already on its foundation"
+    assert refused("2s", board) == "2♠ is under 1 card in bed 1"
+    assert refused("3s", board) == "3♠ must wait: 2♠ goes up first"
+    assert refused("10s", board) == "10♠ must wait: 2♠ goes up first"
+    assert resolve_prompt("kh", board) == Card.parse("KH")
+
+
+@pytest.mark.parametrize("seed", [1, 7, 40])
+def test_the_client_refuses_in_the_engines_words(seed):
+    """A key refused locally is refused as the server's engine would, word for word."""
+    board = Board(deal(seed))
+    for card in board.legal_plays()[:1]:
+        board.play(card)
+    for card in CARDS:
+        answer = resolve_prompt(str(card), board, ascii=True)
+        if board.is_legal(card):
+            assert answer == card
+            continue
+        with pytest.raises(IllegalPlay) as raised:
+            board.copy().play(card)
+        assert isinstance(answer, Refusal)
+        # ASCII names differ from the wire's codes only for tens (10H, not TH).
+        assert answer.reason.replace("10", "T") == str(raised.value)
+
+
+def refused(text: str, board: Board, *, ascii: bool = False) -> str:
+    answer = resolve_prompt(text, board, ascii=ascii)
+    assert isinstance(answer, Refusal)
+    return answer.reason

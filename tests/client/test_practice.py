@@ -1,12 +1,38 @@
-"""``flowergarden practice``: the same race screen and keys on the engine alone."""
+"""``flowergarden practice``: the race screen and keys of a race, on the server's race core."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import pytest
+
+import engine
 from client.app import FlowerGardenApp
+from client.net import ServerEvent
 from client.options import Options
-from protocol import Rules
+from client.practice import GAME_ID, REDEAL_SALT, Dealt, Practice
+from protocol import (
+    RACING,
+    Error,
+    Play,
+    Played,
+    Redeal,
+    Redealt,
+    Rematch,
+    Resign,
+    Rules,
+    StatusChanged,
+    board_from_wire,
+    decode_server,
+    played_frame,
+)
+from server.events import Send, SendPlayed
+from server.race import Race, SeatInfo
 
 from .conftest import driving, key_for, legal_card
+
+if TYPE_CHECKING:
+    from protocol import ServerMessage
 
 
 async def test_practice_plays_to_a_clear_and_deals_again():
@@ -44,3 +70,140 @@ async def test_practice_redeal_and_give_up():
         await player.press("x", "y")
         await player.until(lambda: race.over is not None, "the end")
         assert "Given up" in await player.text() or "No more plays" in await player.text()
+
+
+# -- the backend on its own: the server's race core, on a clock the test holds ----
+
+
+class Posted:
+    """What a :class:`Practice` posts, in order: its deals and its server messages."""
+
+    def __init__(self) -> None:
+        self.all: list[object] = []
+
+    def __call__(self, message: object) -> None:
+        self.all.append(message)
+
+    def deals(self) -> list[Dealt]:
+        return [m for m in self.all if isinstance(m, Dealt)]
+
+    def events(self) -> list[ServerMessage]:
+        return [m.message for m in self.all if isinstance(m, ServerEvent)]
+
+
+def practice(seed, **rules) -> tuple[Practice, Posted]:
+    posted = Posted()
+    backend = Practice(posted, seed=seed, clock=lambda: 5.0, **rules)
+    backend.start()
+    return backend, posted
+
+
+def server_race(seed, rules) -> Race:
+    """A race as the server makes one, with practice's seeds: the ghost's seat never moves."""
+    redeal = seed ^ REDEAL_SALT
+    seats = (SeatInfo("p-ann", "Ann"), SeatInfo("p-bob", "Bob"))
+    return Race(GAME_ID, seats, rules, (seed, seed, redeal, redeal), idle_limit=60.0, grace=30.0)
+
+
+def as_received(outputs) -> list[ServerMessage]:
+    """Seat 0's race events as a client receives them from the server's glue."""
+    received: list[ServerMessage] = []
+    for out in outputs:
+        if isinstance(out, SendPlayed) and out.seat == 0:
+            frame = played_frame(
+                game_id=out.game_id,
+                seat=out.seat,
+                card=out.card,
+                bed=out.bed,
+                count=out.count,
+                status=out.status,
+                seq=out.seq,
+            )
+            received.append(decode_server(frame))
+        elif isinstance(out, Send) and isinstance(out.message, Redealt | StatusChanged):
+            received.append(out.message)
+    return received
+
+
+def test_practice_runs_the_servers_race_core():
+    backend, _ = practice(3)
+    assert isinstance(backend.race, Race)
+    assert backend.race.idle_limit is None and backend.race.next_deadline() is None
+
+
+@pytest.mark.parametrize(("seed", "redeals"), [(2, 1), (3, 0), (8, 1)])
+def test_practice_events_are_the_race_cores(seed, redeals):
+    """The same moves give the same played and redealt (seq, status, count) as on a server."""
+    backend, posted = practice(seed, redeals=redeals)
+    race = server_race(seed, backend.rules)
+    race.start(5.0)
+    expected: list[ServerMessage] = []
+    while race.status_of(0) in RACING:
+        board = race.boards()[0]
+        if board.has_play():
+            card = board.legal_plays()[-1]
+            backend.send(Play(card=str(card)))
+            expected += as_received(race.play(0, card, 5.0))
+        else:
+            backend.send(Redeal())
+            expected += as_received(race.redeal(0, 5.0))
+    assert posted.events() == expected
+    assert [event.seq for event in expected] == list(range(1, len(expected) + 1))
+    assert backend.race.boards()[0] == race.boards()[0]
+    assert backend.over
+
+
+def test_a_seeded_practice_deals_and_redeals_as_before():
+    """``--seed`` still means what it did: the deal of the seed, the redeal of seed ^ 0x5EED."""
+    backend, posted = practice(2, redeals=1)
+    board = engine.Board(engine.deal(2), redeals=1)
+    assert posted.deals()[0].board == board
+    for card in engine.greedy_plays(board):
+        board.play(card)
+        backend.send(Play(card=str(card)))
+    board.redeal(2 ^ 0x5EED)
+    backend.send(Redeal())
+    redealt = posted.events()[-1]
+    assert isinstance(redealt, Redealt)
+    assert board_from_wire(redealt.board) == board
+    backend.send(Rematch())
+    assert posted.deals()[-1].board == engine.Board(engine.deal(3), redeals=1)
+
+
+def test_clearing_is_seat_zeros_played_and_no_game_over():
+    backend, posted = practice(11, winnable_only=True)
+    board = posted.deals()[0].board
+    for card in engine.greedy_plays(board):
+        backend.send(Play(card=str(card)))
+    events = posted.events()
+    assert len(events) == 52 and all(isinstance(event, Played) for event in events)
+    assert events[-1].status == "cleared"  # type: ignore[union-attr]
+    assert backend.race.over is not None  # the core decided it; the client shows it solo
+    backend.send(Play(card="AS"))
+    assert len(posted.events()) == 52  # a finished practice takes no more moves
+
+
+def test_resigning_is_a_status_and_no_game_over():
+    backend, posted = practice(3)
+    backend.send(Resign())
+    (event,) = posted.events()
+    assert isinstance(event, StatusChanged)
+    assert (event.seat, event.status, event.seq) == (0, "resigned", 1)
+    backend.send(Resign())
+    assert len(posted.events()) == 1
+
+
+def test_a_deal_with_no_play_is_dealt_and_ends_quietly():
+    backend, posted = practice(4)  # all four Aces buried
+    assert [deal.board.status for deal in posted.deals()] == [engine.Status.STALLED]
+    assert posted.events() == []  # not the core's game_over (a draw with the ghost)
+    assert backend.over
+
+
+def test_a_refused_move_is_answered_as_the_server_answers():
+    backend, posted = practice(3)
+    buried = posted.deals()[0].board.beds[0][0]
+    backend.send(Play(card=str(buried)))
+    (error,) = posted.events()
+    assert isinstance(error, Error) and error.code == "illegal_move"
+    assert error.message == backend.race.boards()[0].why_illegal(buried)

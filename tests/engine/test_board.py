@@ -58,16 +58,40 @@ def test_a_play_moves_the_card_and_reports_where_from() -> None:
 
 @pytest.mark.parametrize(
     ("code", "why"),
-    [("AS", "already played"), ("3S", "covered"), ("4C", "foundation not ready"), ("6H", "same")],
+    [
+        ("AS", "AS is already on its foundation"),
+        ("3S", "3S is under 4 cards in bed 5"),
+        ("4C", "4C must wait: AC goes up first"),
+        ("6H", "6H must wait: AH goes up first"),
+    ],
 )
-def test_an_illegal_play_raises_and_changes_nothing(code: str, why: str) -> None:
+def test_an_illegal_play_raises_why_and_changes_nothing(code: str, why: str) -> None:
     board = Board(deal(1))
     board.play(Card.parse("AS"))
     before, twin = snapshot(board), board.copy()
-    with pytest.raises(IllegalPlay):
+    assert board.why_illegal(Card.parse(code)) == why
+    assert snapshot(board) == before  # asking changes nothing either
+    with pytest.raises(IllegalPlay, match=f"^{why}$"):
         board.play(Card.parse(code))
     assert snapshot(board) == before
     assert board == twin
+
+
+def test_why_illegal_names_cards_as_it_is_told() -> None:
+    board = Board(deal(1))
+    board.play(Card.parse("AS"))
+
+    def name(card: Card) -> str:
+        return f"<{card}>"
+
+    assert board.why_illegal(Card.parse("3S"), name) == "<3S> is under 4 cards in bed 5"
+    assert board.why_illegal(Card.parse("7C"), name) == "<7C> must wait: <AC> goes up first"
+    assert board.why_illegal(Card.parse("2S")) is None
+
+
+def test_why_illegal_counts_one_card_above_in_the_singular() -> None:
+    board = Board(deal(1))
+    assert board.why_illegal(Card.parse("KH")) == "KH is under 1 card in bed 1"
 
 
 @pytest.mark.parametrize("value", [-1, 52, 99])
@@ -75,7 +99,8 @@ def test_a_play_of_no_card_is_illegal(value: int) -> None:
     board = Board(deal(1))
     before = snapshot(board)
     assert not board.is_legal(value)
-    with pytest.raises(IllegalPlay):
+    assert board.why_illegal(value) == f"{value} is not a card"
+    with pytest.raises(IllegalPlay, match="is not a card"):
         board.play(value)
     assert snapshot(board) == before
 

@@ -125,14 +125,18 @@ def test_an_illegal_play_raises_and_changes_nothing(
         card = data.draw(st.sampled_from(CARDS))
         if legal_by_the_rules(board, card):
             assert board.is_legal(card)
+            assert board.why_illegal(card) is None
             board.play(card)
         else:
             assert not board.is_legal(card)
             before, twin = snapshot(board), board.copy()
+            reason = board.why_illegal(card)
+            assert reason is not None
+            assert snapshot(board) == before
             try:
                 board.play(card)
-            except IllegalPlay:
-                pass
+            except IllegalPlay as exc:
+                assert str(exc) == reason  # one explanation, asked or raised
             else:
                 raise AssertionError(f"{card} was played illegally")
             assert snapshot(board) == before

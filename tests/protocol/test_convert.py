@@ -14,6 +14,7 @@ from protocol import (
     card_to_wire,
     decode_server,
     encode,
+    wire_status,
 )
 
 
@@ -77,6 +78,13 @@ def test_every_engine_status_has_a_wire_name() -> None:
         cleared.play(card)
     seen[cleared.status] = board_to_wire(cleared).status
     assert seen == {status: status.value for status in engine.Status}
+    assert seen == {status: wire_status(status) for status in engine.Status}
+
+
+@pytest.mark.parametrize("status", list(engine.Status))
+def test_wire_status_is_the_engine_status_by_name(status: engine.Status) -> None:
+    assert wire_status(status) == status.value
+    assert type(wire_status(status)) is str  # a plain string on the wire, not the enum
 
 
 @pytest.mark.parametrize("status", ["timed_out", "resigned", "abandoned", "stalled"])

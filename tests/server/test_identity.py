@@ -5,7 +5,10 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from protocol import NAME_RULE, is_name
 from server.events import Refused
 from server.identity import Identity, Registry, hash_token
 
@@ -27,6 +30,17 @@ def test_a_bad_name_is_bad_name(name: str) -> None:
     registry = Registry()
     assert refusal(registry, name) == "bad_name"
     assert len(registry) == 0
+
+
+@given(st.text(max_size=25))
+def test_the_registry_applies_the_protocols_name_rule(name: str) -> None:
+    try:
+        Registry().create("p-1", name, TOKEN, 0.0)
+    except Refused as refused:
+        assert (refused.code, refused.message) == ("bad_name", NAME_RULE)
+        assert not is_name(name)
+    else:
+        assert is_name(name)
 
 
 @pytest.mark.parametrize("name", ["a", "a" * 20, "Ann_Lee-2", "007", "-_-"])
