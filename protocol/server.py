@@ -197,7 +197,14 @@ class GameOver(Message):
     result: Literal["win", "draw"]
     winner: Seat | None
     reason: Literal[
-        "cleared", "resigned", "abandoned", "most_cards", "equal_cards", "first_to_count", "time"
+        "cleared",
+        "resigned",
+        "abandoned",
+        "most_cards",
+        "equal_cards",
+        "first_to_count",
+        "time",
+        "aborted",
     ]
     counts: Counts
     seq: Seq

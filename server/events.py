@@ -9,6 +9,9 @@ which the glue carries out in order, and each output says all it needs.
 * :class:`SendPlayed` is the ``played`` event, the one made on every play:
   its fields as plain values, encoded at the edge by
   :func:`protocol.played_frame` rather than validated as a model.
+* :class:`RaceStarted` and :class:`Journaled` ask the glue to write a live
+  race's start and each event it accepts to the race's journal; they come
+  right before the messages that announce them, which wait until it is written.
 * :class:`RaceEnded` asks the glue to persist a finished race. It comes right
   before the ``game_over`` it leads to, so the glue can hold that message back
   until the race is on disk.
@@ -27,9 +30,18 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from protocol import BoardStatus, ErrorCode, ServerMessage
 
-    from .record import RaceRecord
+    from .record import Entry, RaceRecord, RaceStart
 
-__all__ = ["Output", "RaceEnded", "Refused", "Send", "SendPlayed", "Wake"]
+__all__ = [
+    "Journaled",
+    "Output",
+    "RaceEnded",
+    "RaceStarted",
+    "Refused",
+    "Send",
+    "SendPlayed",
+    "Wake",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +67,21 @@ class SendPlayed:
 
 
 @dataclass(frozen=True, slots=True)
+class RaceStarted:
+    """A race begins: write its start before announcing it."""
+
+    start: RaceStart
+
+
+@dataclass(frozen=True, slots=True)
+class Journaled:
+    """Race ``game_id`` accepted an event: write ``entry`` before announcing it."""
+
+    game_id: str
+    entry: Entry
+
+
+@dataclass(frozen=True, slots=True)
 class RaceEnded:
     """A race is over: persist its record before announcing it."""
 
@@ -69,7 +96,7 @@ class Wake:
     at: float | None
 
 
-Output = Send | SendPlayed | RaceEnded | Wake
+Output = Send | SendPlayed | RaceStarted | Journaled | RaceEnded | Wake
 
 
 class Refused(Exception):

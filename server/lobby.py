@@ -48,7 +48,7 @@ from protocol import (
     Seeking,
 )
 
-from .events import Output, Refused, Send
+from .events import Output, Refused, Send, Wake
 from .limits import AddressLimit
 from .race import Race, SeatInfo
 
@@ -175,6 +175,19 @@ class Lobby:
             return []
         race = player.race
         return self._after_race(race, race.leave(race.seat_of(player_id), now))
+
+    def restore(self, race: Race, out: list[Output]) -> list[Output]:
+        """Take back a race rebuilt from its journal (:func:`server.restore.restore`).
+
+        Its players are offline until they say hello again; ``out`` is what
+        the restoring left to do, a :class:`~server.events.RaceEnded` if the
+        race is over, and the players learn the result when they come back.
+        """
+        self._races[race.game_id] = race
+        for player_id, name in zip(race.player_ids, race.names, strict=True):
+            player = self._players.setdefault(player_id, _Player(player_id, name))
+            player.race, player.last_race, player.finished = race, None, None
+        return self._after_race(race, [*out, Wake(race.game_id, race.next_deadline())])
 
     # -- commands --------------------------------------------------------------
 

@@ -39,6 +39,8 @@ from typing import TYPE_CHECKING
 
 import engine
 from protocol import (
+    FINAL,
+    RACING,
     GameOver,
     GameStart,
     GameState,
@@ -47,20 +49,16 @@ from protocol import (
     Redealt,
     StatusChanged,
     board_to_wire,
+    wire_status,
 )
 
-from .events import Output, RaceEnded, Refused, Send, SendPlayed, Wake
-from .record import MoveRecord, RaceRecord
+from .events import Journaled, Output, RaceEnded, RaceStarted, Refused, Send, SendPlayed, Wake
+from .record import Entry, MoveRecord, RaceRecord, RaceStart
 
 if TYPE_CHECKING:
     from protocol import BoardStatus, Rules
 
 __all__ = ["Race", "SeatInfo"]
-
-RACING: frozenset[str] = frozenset({"playing", "stuck"})
-"""Statuses of a player who can still move: the idle limit and the grace apply."""
-FINAL: frozenset[str] = frozenset({"stalled", "timed_out"})
-"""Statuses whose count is final."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +113,7 @@ class Race:
         # work of starting it, which comes in bursts when many races end at once.
         layouts = {seed: deal(seed) for seed in set(seeds[:2])}
         self._seats = [
-            _Seat(info, board, seeds[2 + i], _rules_status(board))
+            _Seat(info, board, seeds[2 + i], wire_status(board.status))
             for i, (info, board) in enumerate(
                 (info, engine.Board(layouts[seed], rules.redeals))
                 for info, seed in zip(seats, seeds[:2], strict=True)
@@ -198,7 +196,8 @@ class Race:
         for seat in self._seats:
             self._restart_idle(seat, now)
         boards = [board_to_wire(s.board, s.status) for s in self._seats]
-        out: list[Output] = [
+        out: list[Output] = [RaceStarted(self._race_start())]
+        out += [
             Send(
                 (seat.info.player_id,),
                 GameStart(
@@ -221,11 +220,12 @@ class Race:
             move = player.board.play(card)
         except engine.IllegalPlay as exc:
             raise Refused("illegal_move", str(exc)) from None
-        player.status = _rules_status(player.board)
+        player.status = wire_status(player.board.status)
         self.seq += 1
         player.last_play_seq = self.seq
         code = str(card)
-        player.moves.append(MoveRecord(self.seq, seat, code, now - self.started))
+        at = now - self.started
+        player.moves.append(MoveRecord(self.seq, seat, code, at))
         self._restart_idle(player, now)
         # A plain tuple, not a model: validating a model per play only to
         # serialize it cost more than the rest of this method (bench/README.md, item 18).
@@ -239,7 +239,8 @@ class Race:
             player.status,
             self.seq,
         )
-        return self._woken([played, *self._decide(now)])
+        journaled = Journaled(self.game_id, Entry(self.seq, seat, code, at))
+        return self._woken([journaled, played, *self._decide(now)])
 
     def redeal(self, seat: int, now: float) -> list[Output]:
         """Use ``seat``'s redeal; only a stuck board with one left may."""
@@ -248,13 +249,15 @@ class Race:
             player.board.redeal(player.redeal_seed)
         except engine.IllegalRedeal as exc:
             raise Refused("illegal_move", str(exc)) from None
-        player.status = _rules_status(player.board)
+        player.status = wire_status(player.board.status)
         self.seq += 1
-        player.moves.append(MoveRecord(self.seq, seat, "redeal", now - self.started))
+        at = now - self.started
+        player.moves.append(MoveRecord(self.seq, seat, "redeal", at))
         self._restart_idle(player, now)
         board = board_to_wire(player.board, player.status)
         redealt = Redealt(game_id=self.game_id, seat=seat, board=board, seq=self.seq)
-        return self._woken([self._broadcast(redealt), *self._decide(now)])
+        journaled = Journaled(self.game_id, Entry(self.seq, seat, "redeal", at))
+        return self._woken([journaled, self._broadcast(redealt), *self._decide(now)])
 
     def resign(self, seat: int, now: float) -> list[Output]:
         """``seat`` gives up and loses at once."""
@@ -290,6 +293,39 @@ class Race:
             out += self._expire(due)
         return self._woken(out)
 
+    def abort(self, now: float) -> list[Output]:
+        """End the race as a draw, ``aborted``: its journal could not be replayed."""
+        self._check_live()
+        return self._woken(self._finish(now, None, "aborted"))
+
+    def replay(self, entry: Entry) -> list[Output]:
+        """Apply a journal entry again, as it was accepted ``entry.at`` seconds in.
+
+        Raises :class:`~server.events.Refused` or ``ValueError``, having changed
+        nothing, when the entry does not fit the race as replayed so far: then
+        the journal is not this race's (:func:`server.restore.restore` aborts it).
+        """
+        now, what, seat = self.started + entry.at, entry.what, entry.seat
+        self._check_live()
+        racing = sum(s.status in RACING for s in self._seats)
+        if seat not in (0, 1) or entry.seq != self.seq + (racing if what == "time" else 1):
+            raise ValueError(f"{entry} does not follow seq {self.seq}")
+        if what == "redeal":
+            return self.redeal(seat, now)
+        if what == "resigned":
+            return self.resign(seat, now)
+        if what == "time":
+            return self._time_up(now)
+        if what not in {"abandoned", "timed_out"}:
+            return self.play(seat, engine.Card.parse(what), now)
+        if self._seats[seat].status not in RACING:
+            raise ValueError(f"{entry}: seat {seat} is not racing")
+        return (
+            self._leave_race(seat, "abandoned", now)
+            if what == "abandoned"
+            else self._time_out(seat, now)
+        )
+
     # -- internals -------------------------------------------------------------
 
     def _woken(self, out: list[Output]) -> list[Output]:
@@ -306,10 +342,15 @@ class Race:
                 # A player whose count is final is no longer racing: nothing to abandon.
                 return self._leave_race(index, "abandoned", due) if seat.status in RACING else []
             if seat.idle_deadline == due:
-                seat.idle_deadline = None
-                seat.status = "timed_out"
-                return [self._status_event(index), *self._decide(due)]
+                return self._time_out(index, due)
         raise AssertionError("a deadline fell that no seat holds")  # pragma: no cover
+
+    def _time_out(self, index: int, now: float) -> list[Output]:
+        """``index`` went the idle limit without a play."""
+        seat = self._seats[index]
+        seat.idle_deadline = None
+        seat.status = "timed_out"
+        return [*self._status_change(index, now), *self._decide(now)]
 
     def _time_up(self, now: float) -> list[Output]:
         self._clock = None
@@ -319,11 +360,13 @@ class Race:
                 seat.status = "timed_out"
                 seat.idle_deadline = None
                 out.append(self._status_event(index))
-        return out + self._compare(now, on_time=True)
+        # One entry for the clock, before every status it sets.
+        journaled = Journaled(self.game_id, Entry(self.seq, 0, "time", now - self.started))
+        return [journaled, *out, *self._compare(now, on_time=True)]
 
     def _leave_race(self, seat: int, status: BoardStatus, now: float) -> list[Output]:
         self._seats[seat].status = status
-        return [self._status_event(seat), *self._finish(now, 1 - seat, status)]
+        return [*self._status_change(seat, now), *self._finish(now, 1 - seat, status)]
 
     def _moving(self, seat: int) -> _Seat:
         self._check_live()
@@ -343,6 +386,13 @@ class Race:
 
     def _broadcast(self, message: Redealt | StatusChanged | GameOver) -> Send:
         return Send(self._audience, message)
+
+    def _status_change(self, seat: int, now: float) -> list[Output]:
+        """The journal entry and the event of ``seat``'s new status (not by a play)."""
+        event = self._status_event(seat)
+        status = self._seats[seat].status
+        entry = Entry(self.seq, seat, status, now - self.started)
+        return [Journaled(self.game_id, entry), event]
 
     def _status_event(self, seat: int) -> Send:
         player = self._seats[seat]
@@ -403,6 +453,15 @@ class Race:
         )
         return [RaceEnded(self._record(now)), self._broadcast(self.over)]
 
+    def _race_start(self) -> RaceStart:
+        return RaceStart(
+            game_id=self.game_id,
+            rules_json=json.dumps(self.rules.model_dump(mode="json"), sort_keys=True),
+            seeds=self.seeds,
+            player_ids=(self._players[0], self._players[1]),
+            names=(self._seats[0].info.name, self._seats[1].info.name),
+        )
+
     def _record(self, now: float) -> RaceRecord:
         over = self.over
         assert over is not None
@@ -421,12 +480,3 @@ class Race:
             reason=over.reason,
             counts=(over.counts[0], over.counts[1]),
         )
-
-
-def _rules_status(board: engine.Board) -> BoardStatus:
-    status = board.status
-    if status is engine.Status.PLAYING:
-        return "playing"
-    if status is engine.Status.STUCK:
-        return "stuck"
-    return "cleared" if status is engine.Status.CLEARED else "stalled"

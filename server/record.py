@@ -1,11 +1,18 @@
-"""The record of a finished race: what the store keeps, and all it needs."""
+"""What the store keeps of a race: its start and journal while it is live, its record once finished.
+
+A race is fully determined by its rules, its seeds and the ordered events the
+server accepted, since the engine is deterministic. So a live race is kept as
+its :class:`RaceStart` and a journal of :class:`Entry`, from which a restarted
+server rebuilds it (:meth:`server.race.Race.restore`); a finished race is its
+:class:`RaceRecord`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import NamedTuple
 
-__all__ = ["MoveRecord", "RaceRecord"]
+__all__ = ["ENTRY_KINDS", "Entry", "MoveRecord", "RaceRecord", "RaceStart"]
 
 
 class MoveRecord(NamedTuple):
@@ -37,3 +44,34 @@ class RaceRecord:
     winner: int | None
     reason: str
     counts: tuple[int, int]
+
+
+ENTRY_KINDS = frozenset({"redeal", "resigned", "abandoned", "timed_out", "time"})
+"""What an :class:`Entry` holds besides a card code."""
+
+
+class Entry(NamedTuple):
+    """One accepted event of a live race, as its journal keeps it.
+
+    ``what`` is the card played (its code), or one of :data:`ENTRY_KINDS`:
+    ``redeal``; ``resigned``, ``abandoned`` or ``timed_out`` (the idle limit) for
+    ``seat``; ``time`` for the race's clock running out (``seat`` is 0 then).
+    ``seq`` is the race's ``seq`` once the event is applied, ``at`` is seconds
+    from the race's start: what a replay checks and needs.
+    """
+
+    seq: int
+    seat: int
+    what: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RaceStart:
+    """What a race is made of, written before its ``game_start`` goes out."""
+
+    game_id: str
+    rules_json: str
+    seeds: tuple[int, ...]
+    player_ids: tuple[str, str]
+    names: tuple[str, str]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from protocol import GameOver, Rules, decode_server, played_frame
-from server.events import Output, RaceEnded, Send, SendPlayed, Wake
+from server.events import Journaled, Output, RaceEnded, RaceStarted, Send, SendPlayed, Wake
 from server.race import Race, SeatInfo
 
 if TYPE_CHECKING:
@@ -106,8 +106,12 @@ def messages(outputs: list[Output]) -> list[ServerMessage]:
 
 
 def sends(outputs: list[Output]) -> list[Output]:
-    """``outputs`` without the :class:`Wake` ones (tests of deadlines read those)."""
-    return [out for out in outputs if not isinstance(out, Wake)]
+    """``outputs`` without the timer's and the journal's (the tests of those read them)."""
+    return [out for out in outputs if not isinstance(out, Wake | Journaled | RaceStarted)]
+
+
+def journaled(outputs: list[Output]) -> list[Journaled]:
+    return [out for out in outputs if isinstance(out, Journaled)]
 
 
 def wakes(outputs: list[Output]) -> list[Wake]:
@@ -115,7 +119,7 @@ def wakes(outputs: list[Output]) -> list[Wake]:
 
 
 def kinds(outputs: list[Output]) -> list[str]:
-    """Each output's message type, or ``"RaceEnded"``; :class:`Wake` outputs are left out."""
+    """Each output's message type, or ``"RaceEnded"``; the timer's and the journal's left out."""
     return [
         "RaceEnded" if isinstance(out, RaceEnded) else message(out).type for out in sends(outputs)
     ]

@@ -18,8 +18,9 @@ from protocol import (
     StatusChanged,
     board_to_wire,
 )
-from server.events import Refused, Send, SendPlayed, Wake
+from server.events import Journaled, Refused, Send, SendPlayed, Wake
 from server.race import Race
+from server.record import Entry
 
 from .helpers import (
     ANN,
@@ -409,7 +410,8 @@ def test_a_stuck_player_redeals_the_cards_still_in_play() -> None:
     board = race.boards()[0]
     assert race.status_of(0) == "stuck"
     cards, foundations, beds = board.cards_in_play(), list(board.foundations), board.beds
-    send, wake = race.redeal(0, 2.0)
+    entry, send, wake = race.redeal(0, 2.0)
+    assert entry == Journaled(race.game_id, Entry(race.seq, 0, "redeal", 2.0))
     assert wake == Wake(race.game_id, IDLE)  # Bob's idle limit, from the deal, falls first
     assert isinstance(send, Send) and send.to == BOTH
     assert send.message == Redealt(

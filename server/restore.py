@@ -1,0 +1,91 @@
+"""Rebuilding a live race from its journal, after the server process restarted.
+
+A race is its start and the ordered events the server accepted
+(:mod:`server.record`), and the engine is deterministic: replaying the events
+through the race core's own inputs, at their own times, gives back every
+board, status and ``seq`` as they were. What happened in between goes on from
+where it stood: the race's time resumes at ``elapsed``, the last moment the
+journal knows of, so the time the server was down does not count, and each
+player is away with the full grace to come back.
+
+A journal that does not replay (an entry the rules refuse, a ``seq`` out of
+step, a start that does not parse) is not this race's any more: the race ends
+as a draw, ``aborted``, and its players learn it when they come back.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING
+
+import engine
+from protocol import Rules
+
+from .events import Output, RaceEnded, Refused
+from .race import Race, SeatInfo
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .record import Entry, RaceStart
+
+__all__ = ["restore"]
+
+log = logging.getLogger("flowergarden.server")
+
+_UNREPLAYABLE = (Refused, ValueError, IndexError, TypeError, engine.MalformedCard)
+
+
+def restore(
+    start: RaceStart,
+    entries: Sequence[Entry],
+    *,
+    elapsed: float,
+    now: float,
+    idle_limit: float | None,
+    grace: float,
+) -> tuple[Race, list[Output]]:
+    """The race of this journal at ``now``, and what is left to do for it.
+
+    The outputs are a :class:`~server.events.RaceEnded` if the race is over:
+    its journal ended it before its record was written, or it was aborted.
+    """
+    seats = (
+        SeatInfo(start.player_ids[0], start.names[0]),
+        SeatInfo(start.player_ids[1], start.names[1]),
+    )
+    try:
+        rules = Rules.model_validate(json.loads(start.rules_json))
+        race = Race(
+            start.game_id, seats, rules, _seeds(start.seeds), idle_limit=idle_limit, grace=grace
+        )
+    except (ValueError, TypeError) as exc:
+        log.error("race %s cannot be restored, its start is unreadable: %s", start.game_id, exc)
+        race = Race(start.game_id, seats, Rules(), (0, 0, 0, 0), idle_limit=idle_limit, grace=grace)
+        race.start(now - elapsed)
+        return race, _ended(race.abort(now))
+    race.start(now - elapsed)
+    out: list[Output] = []
+    for entry in entries:
+        try:
+            out += race.replay(entry)
+        except _UNREPLAYABLE as exc:
+            log.error("race %s cannot be restored at entry %s: %s", start.game_id, entry, exc)
+            return race, _ended(out if race.over is not None else race.abort(now))
+    if race.over is not None:  # the journal ended it; its record had not been written
+        return race, _ended(out)
+    for seat in (0, 1):
+        race.leave(seat, now)
+    return race, []
+
+
+def _seeds(seeds: Sequence[object]) -> tuple[int, int, int, int]:
+    whole = [seed for seed in seeds if type(seed) is int and seed >= 0]
+    if len(whole) != 4 or len(seeds) != 4:
+        raise ValueError(f"seeds {seeds!r} are not four whole numbers")
+    return (whole[0], whole[1], whole[2], whole[3])
+
+
+def _ended(out: list[Output]) -> list[Output]:
+    return [item for item in out if isinstance(item, RaceEnded)]
