@@ -89,6 +89,7 @@ ErrorCode: TypeAlias = Literal[
     "room_full",
     "game_not_found",
     "rate_limited",
+    "unavailable",
 ]
 ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 

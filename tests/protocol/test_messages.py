@@ -62,7 +62,7 @@ DOC_SERVER_TYPES = {
 DOC_ERROR_CODES = {
     "bad_json", "bad_message", "unknown_type", "hello_first", "bad_name", "name_taken",
     "bad_token", "unsupported_protocol", "not_in_game", "illegal_move", "game_over", "busy",
-    "room_not_found", "room_full", "game_not_found", "rate_limited",
+    "room_not_found", "room_full", "game_not_found", "rate_limited", "unavailable",
 }  # fmt: skip
 
 # PROTOCOL.md's "Rules options" example, verbatim.
