@@ -24,10 +24,9 @@ Every race event (``game_start``, ``played``, ``redealt``, ``status``,
 spectator; the same objects go to every receiver. A ``played`` is a plain
 :class:`~server.events.SendPlayed`, not a model: one is made per play.
 
-Deciding (PROTOCOL.md, "Deciding the race"): clearing wins at once; resigning
-or being away past the grace loses at once; a count is final when its player
-is ``stalled`` or ``timed_out``; the race ends when both counts are final, or
-when one is final and the other player already has strictly more cards.
+Deciding (PROTOCOL.md, "Deciding the race") is :mod:`server.deciding`; the
+race ends itself only for what needs no comparison: resigning, and being away
+past the grace while still racing.
 """
 
 from __future__ import annotations
@@ -39,7 +38,6 @@ from typing import TYPE_CHECKING
 
 import engine
 from protocol import (
-    FINAL,
     RACING,
     GameOver,
     GameStart,
@@ -52,6 +50,7 @@ from protocol import (
     wire_status,
 )
 
+from .deciding import Standing, by_counts, decided
 from .events import Journaled, Output, RaceEnded, RaceStarted, Refused, Send, SendPlayed, Wake
 from .record import Entry, MoveRecord, RaceRecord, RaceStart
 
@@ -362,7 +361,8 @@ class Race:
                 out.append(self._status_event(index))
         # One entry for the clock, before every status it sets.
         journaled = Journaled(self.game_id, Entry(self.seq, 0, "time", now - self.started))
-        return [journaled, *out, *self._compare(now, on_time=True)]
+        winner, _ = by_counts(self._standing(0), self._standing(1), self.rules.tiebreak)
+        return [journaled, *out, *self._finish(now, winner, "time")]
 
     def _leave_race(self, seat: int, status: BoardStatus, now: float) -> list[Output]:
         self._seats[seat].status = status
@@ -408,32 +408,12 @@ class Race:
 
     def _decide(self, now: float) -> list[Output]:
         """End the race if its result can no longer change."""
-        a, b = self._seats
-        if a.status in RACING and b.status in RACING:
-            return []  # both can still move: nothing is decided (most plays end here)
-        for index, seat in enumerate(self._seats):
-            if seat.status == "cleared":
-                return self._finish(now, index, "cleared")
-        final_a, final_b = a.status in FINAL, b.status in FINAL
-        if (
-            (final_a and final_b)
-            or (final_a and b.board.count > a.board.count)
-            or (final_b and a.board.count > b.board.count)
-        ):
-            return self._compare(now, on_time=False)
-        return []
+        result = decided(self._standing(0), self._standing(1), self.rules.tiebreak)
+        return [] if result is None else self._finish(now, *result)
 
-    def _compare(self, now: float, *, on_time: bool) -> list[Output]:
-        """Decide by counts: more cards wins; equal counts draw or go to the first."""
-        a, b = self._seats
-        if a.board.count != b.board.count:
-            winner: int | None = 0 if a.board.count > b.board.count else 1
-            reason = "most_cards"
-        elif self.rules.tiebreak == "first" and a.board.count > 0:
-            winner, reason = (0 if a.last_play_seq < b.last_play_seq else 1), "first_to_count"
-        else:
-            winner, reason = None, "equal_cards"
-        return self._finish(now, winner, "time" if on_time else reason)
+    def _standing(self, index: int) -> Standing:
+        seat = self._seats[index]
+        return Standing(seat.status, seat.board.count, seat.last_play_seq)
 
     def _finish(self, now: float, winner: int | None, reason: str) -> list[Output]:
         self.seq += 1
