@@ -1,21 +1,30 @@
-"""What recording a finished race costs: ``python -m bench.store [--quick]``.
+"""What the store's writes cost: ``python -m bench.store [--quick]``.
 
-Every race ends with a write, and its ``game_over`` waits for the commit, so
-the store's cost per race is part of every race's end. This times the store's
-worker-side call on races of 104 moves (a mirror race of 52 plays a seat):
+Every race ends with a write, and its ``game_over`` waits for the commit;
+every play is journaled, and its ``played`` waits for that commit. So the
+store's cost per race and per play is part of every race. This times the
+store's worker-side call (``server.sqlite.Database.write``):
 
-- one race per transaction, as when races end one at a time;
-- all of them in one transaction, as when they end together and the store's
-  worker takes them as one batch.
+- races of 104 moves (a mirror race of 52 plays a seat), one per transaction,
+  as when races end one at a time, and all in one transaction, as when they
+  end together and the store's worker takes them as one batch;
+- journal entries, one per transaction and ``N`` per transaction (a batch);
 
-Figures are CPU time of the calling thread (``time.thread_time``) per race,
-the best of a few repeats, each on a fresh file in a temporary directory.
-Prints a Markdown table, then, as its last line, one JSON object.
+and, beside them, journal entries through :class:`server.store.SqliteStore`
+on an event loop, ``N`` calls a loop pass sharing one future: the whole cost
+of a play's journaling, the loop's side and the worker's.
+
+Figures are CPU time per race or entry, the best of a few repeats, each on a
+fresh file in a temporary directory: of the calling thread
+(``time.thread_time``) for the worker-side call, of the process (both
+threads, ``time.process_time``) through the store. Prints a Markdown table,
+then, as its last line, one JSON object.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import itertools
 import json
 import random
@@ -26,8 +35,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from server.identity import Identity
-from server.record import MoveRecord, RaceRecord
-from server.store import _Database
+from server.record import Entry, MoveRecord, RaceRecord, RaceStart
+from server.sqlite import Database, Writes
+from server.store import SqliteStore
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -58,30 +68,88 @@ def _race(rng: random.Random) -> RaceRecord:
     )
 
 
-def _cpu_per_race(races: int, batch: int, folder: Path) -> float:
-    """CPU seconds per race to write ``races`` races, ``batch`` per transaction, to a new file."""
-    rng = random.Random(races * 31 + batch)
-    db = _Database(str(folder / f"store-{next(_files)}.sqlite3"), durable=False)
+START = RaceStart("g-live", "{}", (2**255, 7, 2**255, 7), ("p-ann", "p-bob"), ("Ann", "Bob"))
+
+
+def _entries(count: int) -> list[tuple[str, Entry]]:
+    return [(START.game_id, Entry(seq, seq % 2, "QH", seq * 0.1)) for seq in range(1, count + 1)]
+
+
+def _new_database(folder: Path) -> Database:
+    """A new file that knows both players and the live race ``START``."""
+    db = Database(str(folder / f"store-{next(_files)}.sqlite3"), durable=False)
+    db.open()
+    for identity in PLAYERS:
+        db.add_player(identity)
+    db.write(Writes(starts=[(START, 1.0)]))
+    return db
+
+
+def _cpu_per_item(items: Sequence[Writes], folder: Path) -> float:
+    """CPU seconds of this thread per write, each of ``items`` a transaction, on a new file."""
+    db = _new_database(folder)
     try:
-        db.open()
-        for identity in PLAYERS:
-            db.add_player(identity)
-        records = [(_race(rng), 1.0, 11.4) for _ in range(races)]
+        count = sum(len(w.races) + len(w.entries) for w in items)
         started = time.thread_time()
-        for first in range(0, races, batch):
-            db.record_races(records[first : first + batch])
-        return (time.thread_time() - started) / races
+        for writes in items:
+            db.write(writes)
+        return (time.thread_time() - started) / count
     finally:
         db.close()
 
 
+def _races(races: int, batch: int) -> list[Writes]:
+    rng = random.Random(races * 31 + batch)
+    records = [(_race(rng), 1.0, 11.4) for _ in range(races)]
+    return [Writes(races=records[first : first + batch]) for first in range(0, races, batch)]
+
+
+def _journal(entries: int, batch: int) -> list[Writes]:
+    every = _entries(entries)
+    return [Writes(entries=every[first : first + batch]) for first in range(0, entries, batch)]
+
+
+async def _through_store(entries: int, batch: int, folder: Path) -> float:
+    """Process CPU seconds per entry journaled through SqliteStore, ``batch`` a loop pass."""
+    store = SqliteStore(folder / f"store-{next(_files)}.sqlite3")
+    await store.open()
+    for identity in PLAYERS:
+        await store.add_player(identity)
+    await store.begin_race(START, 1.0)
+    every = _entries(entries)
+    started = time.process_time()
+    for first in range(0, entries, batch):
+        for game_id, entry in every[first : first + batch]:
+            written = store.journal(game_id, entry)
+        await written
+    cpu = time.process_time() - started
+    await store.close()
+    return cpu / entries
+
+
 def measure(*, quick: bool = False) -> dict[str, float]:
-    races, repeats = (100, 2) if quick else (500, 5)
+    races, entries, batch, repeats = (100, 1000, 100, 2) if quick else (500, 5000, 500, 5)
     with tempfile.TemporaryDirectory(prefix="bench-store-") as folder:
         path = Path(folder)
-        alone = min(_cpu_per_race(races, 1, path) for _ in range(repeats))
-        together = min(_cpu_per_race(races, races, path) for _ in range(repeats))
-    return {"races": races, "one_per_transaction_ms": alone * 1e3, "batched_ms": together * 1e3}
+
+        def best(items: list[Writes]) -> float:
+            return min(_cpu_per_item(items, path) for _ in range(repeats)) * 1e3
+
+        def best_through_store(per_pass: int) -> float:
+            runs = (asyncio.run(_through_store(entries, per_pass, path)) for _ in range(repeats))
+            return min(runs) * 1e6
+
+        return {
+            "races": races,
+            "one_per_transaction_ms": best(_races(races, 1)),
+            "batched_ms": best(_races(races, races)),
+            "entries": entries,
+            "batch": batch,
+            "entry_alone_us": best(_journal(entries, 1)) * 1e3,
+            "entry_batched_us": best(_journal(entries, batch)) * 1e3,
+            "entry_through_store_us": best_through_store(batch),
+            "entry_through_store_alone_us": best_through_store(1),
+        }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -89,9 +157,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer races and repeats")
     args = parser.parse_args(argv)
     results = measure(quick=args.quick)
-    print("| races of 104 moves | CPU per race |\n|---|---:|")
-    print(f"| one per transaction | {results['one_per_transaction_ms']:.2f} ms |")
-    print(f"| {results['races']} in one transaction | {results['batched_ms']:.2f} ms |")
+    n, races = results["batch"], results["races"]
+    print("| write | CPU per race or entry |\n|---|---:|")
+    print(
+        f"| races of 104 moves, one per transaction | {results['one_per_transaction_ms']:.2f} ms |"
+    )
+    print(f"| races of 104 moves, {races} per transaction | {results['batched_ms']:.2f} ms |")
+    print(f"| journal entries, one per transaction | {results['entry_alone_us']:.1f} µs |")
+    print(f"| journal entries, {n} per transaction | {results['entry_batched_us']:.1f} µs |")
+    print(
+        f"| journal entries through the store, {n} a loop pass (process)"
+        f" | {results['entry_through_store_us']:.1f} µs |"
+    )
+    print(
+        "| journal entries through the store, one a loop pass (process)"
+        f" | {results['entry_through_store_alone_us']:.1f} µs |"
+    )
     print()
     print(json.dumps(results))
     return 0

@@ -1,173 +1,141 @@
-"""Persistence: every player and every finished race, in SQLite by default.
+"""Persistence: every player, every live race's journal and every finished race.
 
 Theory of operation
 -------------------
 The glue talks to a :class:`Store`, a small async interface. :class:`SqliteStore`
-implements it with one connection owned by one worker thread: every call runs
-there through ``loop.run_in_executor``, so no SQLite call blocks the event loop,
-and calls run one at a time, in the order they were made. A call, once made,
-runs to the end even if the coroutine awaiting it is cancelled (it is shielded),
-so a server shutting down still writes every race it has announced, and
-:meth:`Store.close` waits for every call made before it.
+implements it with one connection (:class:`server.sqlite.Database`) owned by one
+worker thread: every call runs there through ``loop.run_in_executor``, so no
+SQLite call blocks the event loop, and calls run one at a time, in the order
+they were made. A call, once made, runs to the end even if whoever awaits it is
+cancelled, and :meth:`Store.close` waits for every call made before it.
 
-Durability: :meth:`Store.add_player` and :meth:`Store.record_race` return only
-once their transaction is committed. The database is in WAL mode with
-``synchronous=NORMAL``: a committed transaction is already in the OS's hands
-when the commit returns, so a killed process (even by SIGKILL) loses nothing;
-only a power loss or an OS crash can take the last few commits, which
-``durable=True`` (``synchronous=FULL``, an fsync per commit) prevents too.
+A race is its log (DESIGN.md): :meth:`~Store.begin_race` keeps its start before
+``game_start`` goes out, :meth:`~Store.journal` each accepted event before it is
+announced, and :meth:`~Store.record_race` its record, which replaces its journal
+in the same transaction. A restarted server replays :meth:`~Store.live_races`
+(:func:`server.restore.restore`); :meth:`~Store.suspend`, on shutdown, keeps how
+far each race's clock had run. Times kept are wall-clock, since the cores'
+monotonic ``now`` means nothing to another process; an entry's or a move's
+``at`` stays relative to the start of its race.
 
-Times: the ``races`` table keeps wall-clock times (seconds since the epoch), since
-the cores' monotonic ``now`` means nothing to another process; a move's ``at``
-stays relative to the start of its race, kept to the millisecond. So
-:meth:`Store.race` returns a record whose ``started`` and ``ended`` are
-wall-clock times.
+Durability: a write is done once committed. In WAL mode with ``synchronous=NORMAL``
+a commit is in the OS's hands when it returns, so even SIGKILL loses nothing; only
+a power loss or an OS crash can, which ``durable=True`` (an fsync a commit) prevents.
 
-Races end in bursts: races that start together end together, and each
-``game_over`` waits for its race's commit. So recording a race is made cheap:
-- a race's moves are one JSON column of its row, ``races.moves``, an array of
-  ``[seq, seat, card, at_ms]``, rather than a row each (schema version 1). The
-  ``moves`` view shows them as rows again (``race_id, seq, seat, card, at``)
-  for anyone reading the file with SQL;
-- races recorded while the worker is busy are written together, in one
-  transaction (:class:`_RaceBatch`).
-A race of 104 moves cost 0.67 ms of CPU to write as rows, one transaction
-each; it costs 0.24 ms as a column, and 0.11 ms in a batch of 500
-(``python -m bench.store``; bench/README.md).
+Batching: there is a journal call per play, and races that start together end
+together. So ``begin_race``, ``journal`` and ``record_race`` calls made while
+the worker is busy join one :class:`_Batch`, written in one transaction (starts,
+then entries, then finished races), and share one future, settled straight
+from the worker's one ``call_soon_threadsafe``: no future per play, and no task
+between the commit and the frames waiting on it. Any other call starts a new
+batch behind it, so calls still run in call order. In a batch of 500 a journal
+entry costs 2.1 µs of the worker's CPU, 24 µs alone; a race of 104 moves
+0.12 ms, 0.24 ms alone (``python -m bench.store``).
 
-Errors: every failure of the store (a duplicate player, an unknown player, a
-closed store, an SQLite error) raises :class:`StoreError`, and a failed write
-changes nothing.
+Faults (PROTOCOL.md: nothing acknowledged is lost; ``unavailable``), with the
+errors drawn in :mod:`server.faults`:
+
+- A batch failing with a transient error (:class:`StoreUnavailable`) is
+  retried on the worker (backoff 0.05 s doubling to 2 s) until it is written;
+  meanwhile :attr:`Store.failing` is True. Once :meth:`~Store.close` is called,
+  retrying stops after ``give_up_after`` seconds: what is lost is logged race
+  by race, and the batch's future fails with :class:`StoreUnavailable`.
+- A batch refused (:class:`StoreRefused`, or a bug) is written again an item
+  at a time, so that only the refused item is lost, logged with its race. The
+  future then completes normally: it means "all of this batch that can be
+  written is on disk", and the frames waiting on it go out.
+- Any other call raises at once, so ``hello`` can be answered ``unavailable``
+  rather than ``name_taken``. Every log line names the races concerned.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import logging
+import queue
 import sqlite3
 import threading
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeAlias, TypeVar
 
-from .identity import Identity
-from .record import MoveRecord, RaceRecord
+from .faults import Patience, StoreError, StoreRefused, StoreUnavailable, classified
+from .sqlite import SCHEMA_VERSION, Database, LiveRace, PlayerStats, Writes
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable
     from pathlib import Path
 
-__all__ = ["SCHEMA_VERSION", "PlayerStats", "SqliteStore", "Store", "StoreError"]
+    from .identity import Identity
+    from .record import Entry, RaceRecord, RaceStart
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "PlayerStats",
+    "SqliteStore",
+    "Store",
+    "StoreError",
+    "StoreRefused",
+    "StoreUnavailable",
+]
 
 T = TypeVar("T")
 
-_Race: TypeAlias = tuple[RaceRecord, float, float]
-"""A finished race to write: its record, and when it started and ended (wall clock)."""
+_Rows: TypeAlias = list[tuple[object, ...]]
+_TestCall: TypeAlias = "tuple[str, asyncio.Future[_Rows]]"
+"""A statement for :meth:`SqliteStore.execute_for_tests`, and where its rows go."""
 
-_BUSY_TIMEOUT_MS = 5000
-"""How long a write waits for another connection to the same file to let go."""
-
-_MOVES_VIEW = """CREATE VIEW moves (race_id, seq, seat, card, at) AS
-    SELECT races.id,
-        json_extract(move.value, '$[0]'),
-        json_extract(move.value, '$[1]'),
-        json_extract(move.value, '$[2]'),
-        json_extract(move.value, '$[3]') / 1000.0
-    FROM races, json_each(races.moves) AS move"""
-"""Each move of each race as a row, as schema version 1 kept them."""
-
-_MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    # 0 -> 1: the first schema.
-    (
-        """CREATE TABLE players (
-            id TEXT PRIMARY KEY,
-            name TEXT NOT NULL,
-            name_key TEXT NOT NULL UNIQUE,
-            token_hash TEXT NOT NULL UNIQUE,
-            created REAL NOT NULL,
-            last_seen REAL NOT NULL,
-            games INTEGER NOT NULL DEFAULT 0,
-            wins INTEGER NOT NULL DEFAULT 0,
-            losses INTEGER NOT NULL DEFAULT 0,
-            draws INTEGER NOT NULL DEFAULT 0
-        )""",
-        # Seeds are JSON: a seed may not fit SQLite's 64-bit INTEGER.
-        """CREATE TABLE races (
-            id TEXT PRIMARY KEY,
-            rules TEXT NOT NULL,
-            seeds TEXT NOT NULL,
-            player0 TEXT NOT NULL REFERENCES players(id),
-            player1 TEXT NOT NULL REFERENCES players(id),
-            started REAL NOT NULL,
-            ended REAL NOT NULL,
-            result TEXT NOT NULL,
-            winner INTEGER CHECK (winner IN (0, 1)),
-            reason TEXT NOT NULL,
-            count0 INTEGER NOT NULL,
-            count1 INTEGER NOT NULL
-        )""",
-        "CREATE INDEX races_player0 ON races(player0)",
-        "CREATE INDEX races_player1 ON races(player1)",
-        """CREATE TABLE moves (
-            race_id TEXT NOT NULL REFERENCES races(id),
-            seq INTEGER NOT NULL,
-            seat INTEGER NOT NULL CHECK (seat IN (0, 1)),
-            card TEXT NOT NULL,
-            at REAL NOT NULL,
-            PRIMARY KEY (race_id, seq)
-        ) WITHOUT ROWID""",
-    ),
-    # 1 -> 2: a race's moves move into its row, as JSON; a view keeps the rows.
-    (
-        "ALTER TABLE races ADD COLUMN moves TEXT NOT NULL DEFAULT '[]'",
-        """UPDATE races SET moves = (
-            SELECT json_group_array(json_array(seq, seat, card, CAST(round(at * 1000) AS INTEGER)))
-            FROM (SELECT seq, seat, card, at FROM moves WHERE moves.race_id = races.id ORDER BY seq)
-        )""",
-        "DROP TABLE moves",
-        _MOVES_VIEW,
-    ),
-)
-"""``_MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""
-
-SCHEMA_VERSION = len(_MIGRATIONS)
-"""The ``PRAGMA user_version`` this module writes and reads."""
-
-
-class StoreError(Exception):
-    """The store failed, or refused a write; nothing was written."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerStats:
-    """A player's record; times are wall-clock seconds since the epoch."""
-
-    player_id: str
-    name: str
-    created: float
-    last_seen: float
-    games: int
-    wins: int
-    losses: int
-    draws: int
+log = logging.getLogger("flowergarden.server")
 
 
 class Store(Protocol):
-    """Where players and finished races are kept."""
+    """Where players, live races and finished races are kept (see the module docstring)."""
+
+    @property
+    def failing(self) -> bool:
+        """True from a transient write failure until a write succeeds again."""
 
     async def open(self) -> list[Identity]:
         """Create or upgrade the schema; return every player, for the registry."""
 
     async def add_player(self, identity: Identity) -> None:
-        """Keep a new player, committed before returning; a taken name, id or token raises."""
+        """Keep a new player, committed on return; never retried.
+
+        A taken name, id or token raises :class:`StoreRefused`, a transient
+        failure :class:`StoreUnavailable`.
+        """
+
+    def begin_race(self, start: RaceStart, started_wall: float) -> asyncio.Future[None]:
+        """Keep a live race's start (batched, as :meth:`journal`); a known race is a no-op."""
+
+    def journal(self, game_id: str, entry: Entry) -> asyncio.Future[None]:
+        """Keep one accepted event of a live race (batched).
+
+        The future is the batch's, shared: done once the batch is committed (a
+        refused item logged and dropped); failed with :class:`StoreUnavailable`
+        if the store gave up on closing, or :class:`StoreError` if closed.
+        Cancelling it stops no write, but cancels it for all: shield it.
+        """
 
     def record_race(
         self, record: RaceRecord, started_wall: float, ended_wall: float
     ) -> asyncio.Future[None]:
-        """Keep a finished race and both players' stats at once; a known race is a no-op.
+        """Keep a finished race and both players' stats, and drop its journal (batched).
 
-        Done once the race is committed; cancelling the future does not stop the write.
+        A known race is a no-op; an ``aborted`` race counts for nobody.
+        """
+
+    async def suspend(self, elapsed: dict[str, float]) -> None:
+        """Keep live races' elapsed seconds, on shutdown; never retried; other ids are skipped."""
+
+    async def live_races(self) -> list[LiveRace]:
+        """Every live race, oldest first: its start, its entries by ``seq``, its elapsed seconds.
+
+        Elapsed is the most of the kept elapsed, the last entry's ``at`` and 0.
+        A row that cannot be read is logged by its race's id and given back as
+        far as it can be (an unreadable field as ``""`` or ``()``), so that
+        :func:`server.restore.restore` aborts that race instead of the server
+        failing to start.
         """
 
     async def touch(self, player_id: str, wall: float) -> None:
@@ -183,53 +151,64 @@ class Store(Protocol):
         """A finished race with wall-clock ``started`` and ``ended``, or None."""
 
     async def race_count(self) -> int:
-        """How many races are kept."""
+        """How many finished races are kept."""
 
 
 class SqliteStore:
-    """A :class:`Store` in one SQLite file (or ``":memory:"``), see the module docstring."""
+    """A :class:`Store` in one SQLite file (or ``":memory:"``), see the module docstring.
 
-    def __init__(self, path: str | Path, *, durable: bool = False) -> None:
+    ``give_up_after``: how long a failing batch is still retried once closing.
+    """
+
+    def __init__(
+        self, path: str | Path, *, durable: bool = False, give_up_after: float = 5.0
+    ) -> None:
         self._path = str(path)
         self._durable = durable
+        self._give_up_after = give_up_after
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
-        self._db: _Database | None = None
+        self._db: Database | None = None
         """Only ever read or written on the worker thread."""
         self._closing: asyncio.Future[None] | None = None
-        self._batch: _RaceBatch | None = None
-        """The races the worker will write next, if it is the last job queued."""
+        self._batch: _Batch | None = None
+        """The batch the worker will write next, if it is the last job queued."""
+        self._patience = Patience()
+        self._test_calls: queue.SimpleQueue[_TestCall] = queue.SimpleQueue()
 
     def __repr__(self) -> str:
         return f"SqliteStore({self._path!r}, durable={self._durable!r})"
+
+    @property
+    def failing(self) -> bool:
+        return self._patience.failing
 
     async def open(self) -> list[Identity]:
         return await self._submit(self._open_on_worker)
 
     async def add_player(self, identity: Identity) -> None:
-        await self._run(lambda db: db.add_player(identity))
+        await self._submit(lambda: self._write_on_worker(lambda db: db.add_player(identity)))
+
+    def begin_race(self, start: RaceStart, started_wall: float) -> asyncio.Future[None]:
+        return self._join(lambda batch: batch.add(batch.writes.starts, (start, started_wall)))
+
+    def journal(self, game_id: str, entry: Entry) -> asyncio.Future[None]:
+        return self._join(lambda batch: batch.add(batch.writes.entries, (game_id, entry)))
 
     def record_race(
         self, record: RaceRecord, started_wall: float, ended_wall: float
     ) -> asyncio.Future[None]:
-        # The future is settled straight from the worker's one call back to
-        # the loop, with no task or future chain in between: a busy loop takes
-        # tens of milliseconds per pass, and each game_over waits for this.
-        loop = asyncio.get_running_loop()
-        written: asyncio.Future[None] = loop.create_future()
-        if self._closing is not None:  # a failure comes through the future, as any other
-            written.set_exception(StoreError("the store is closed"))
-            return written
         race = (record, started_wall, ended_wall)
-        batch = self._batch
-        if batch is None or not batch.add(race, written):
-            batch = _RaceBatch()
-            batch.add(race, written)
-            self._start(lambda: self._write_batch_on_worker(batch, loop))
-            self._batch = batch
-        return written
+        return self._join(lambda batch: batch.add(batch.writes.races, race))
+
+    async def suspend(self, elapsed: dict[str, float]) -> None:
+        kept = dict(elapsed)  # the caller may change theirs before the worker reads it
+        await self._submit(lambda: self._write_on_worker(lambda db: db.suspend(kept)))
+
+    async def live_races(self) -> list[LiveRace]:
+        return await self._run(lambda db: db.live_races())
 
     async def touch(self, player_id: str, wall: float) -> None:
-        await self._run(lambda db: db.touch(player_id, wall))
+        await self._submit(lambda: self._write_on_worker(lambda db: db.touch(player_id, wall)))
 
     async def player_stats(self, player_id: str) -> PlayerStats | None:
         return await self._run(lambda db: db.player_stats(player_id))
@@ -242,13 +221,46 @@ class SqliteStore:
 
     async def close(self) -> None:
         if self._closing is None:
+            self._patience.give_up_after(self._give_up_after)
+            self._batch = None  # a write from now on fails, not joins
             loop = asyncio.get_running_loop()
             self._closing = loop.run_in_executor(self._executor, self._close_on_worker)
             # The job is queued, so the worker runs it before it stops.
             self._executor.shutdown(wait=False)
         await asyncio.shield(self._closing)
 
-    async def _run(self, call: Callable[[_Database], T]) -> T:
+    async def execute_for_tests(self, sql: str) -> _Rows:
+        """Test hook: run one statement on the store's own connection, on its worker.
+
+        It runs as the next job or, if the worker is retrying a failing batch,
+        between two attempts: so a test can make a real fault (``PRAGMA
+        max_page_count``, a full disk) and lift it while a write waits.
+        """
+        done: asyncio.Future[_Rows] = asyncio.get_running_loop().create_future()
+        self._test_calls.put((sql, done))
+        self._start(self._run_test_calls_on_worker)
+        self._patience.wake()
+        return await done
+
+    # -- on the loop -----------------------------------------------------------
+
+    def _join(self, add: Callable[[_Batch], bool]) -> asyncio.Future[None]:
+        """Add to the batch queued last, or to a new one; the batch's shared future."""
+        batch = self._batch
+        if batch is not None and add(batch):
+            return batch.written
+        loop = asyncio.get_running_loop()
+        if self._closing is not None:  # a failure comes through the future, as any other
+            failed: asyncio.Future[None] = loop.create_future()
+            failed.set_exception(StoreError("the store is closed"))
+            return failed
+        batch = _Batch(loop.create_future())
+        add(batch)
+        self._start(lambda: self._write_batch_on_worker(batch, loop))
+        self._batch = batch
+        return batch.written
+
+    async def _run(self, call: Callable[[Database], T]) -> T:
         return await self._submit(lambda: self._call_on_worker(call))
 
     async def _submit(self, job: Callable[[], T]) -> T:
@@ -259,50 +271,102 @@ class SqliteStore:
         """Queue ``job`` for the worker, behind every call made before it."""
         if self._closing is not None:
             raise StoreError("the store is closed")
-        # A race recorded from now on must not be written before this job.
+        # A batch joined from now on must not be written before this job.
         self._batch = None
         return asyncio.get_running_loop().run_in_executor(self._executor, job)
 
-    def _write_batch_on_worker(self, batch: _RaceBatch, loop: asyncio.AbstractEventLoop) -> None:
-        races, futures = batch.take()
-        failures: list[Exception | None]
-        try:
-            failures = self._write_races_on_worker(races)
-        except Exception as exc:  # a bug: still settle every future, or game_over never goes
-            failures = [exc] * len(races)
-        loop.call_soon_threadsafe(_settle, futures, failures)
+    # -- on the worker ---------------------------------------------------------
 
-    def _write_races_on_worker(self, races: list[_Race]) -> list[Exception | None]:
-        """Write ``races`` in one transaction; what each call gets: None or its error."""
+    def _write_batch_on_worker(self, batch: _Batch, loop: asyncio.AbstractEventLoop) -> None:
+        writes = batch.take()
+        error: Exception | None = None
         try:
-            self._call_on_worker(lambda db: db.record_races(races))
-        except StoreError:
-            # One race was refused, and with it all: write each on its own,
-            # so that only the refused one fails.
-            return [self._write_alone_on_worker(race) for race in races]
-        return [None] * len(races)
+            self._write_batch(writes)
+        except StoreUnavailable as exc:  # given up on closing; _write_batch logged what is lost
+            error = exc
+        except Exception as exc:  # a bug here: still settle, or its frames wait for ever
+            log.exception("store: could not write %s", writes)
+            error = exc
+        loop.call_soon_threadsafe(_settle, batch.written, None, error)
 
-    def _write_alone_on_worker(self, race: _Race) -> Exception | None:
-        """Write one race in its own transaction; its error, or None."""
+    def _write_batch(self, writes: Writes) -> None:
+        """Write ``writes`` at once, or else item by item; raise only on giving up."""
+        items = deque([writes])
+        while items:
+            item = items.popleft()
+            try:
+                self._write_until_done(item)
+            except StoreUnavailable:
+                log.error("store: gave up; not written: %s", "; ".join(map(str, [item, *items])))
+                raise
+            except Exception as exc:
+                alone = list(item.one_by_one())
+                if len(alone) > 1:  # find the refused one(s), and lose only them
+                    log.warning("store: could not write %s at once (%s); each alone", item, exc)
+                    items.extendleft(reversed(alone))
+                elif isinstance(exc, StoreError):
+                    log.error("store: lost %s, refused: %s", item, exc)
+                else:  # a bug: the traceback says why
+                    log.error("store: lost %s", item, exc_info=exc)
+
+    def _write_until_done(self, writes: Writes) -> None:
+        """Write in one transaction, retrying transient failures until closing ends it."""
+        patience = self._patience
+        delay, failures = patience.first, 0
+        while True:
+            try:
+                self._write_on_worker(lambda db: db.write(writes))
+            except StoreUnavailable as exc:
+                failures += 1
+                if failures == 1:
+                    log.warning("store: cannot write %s (%s); retrying", writes, exc)
+                if not patience.pause(delay):
+                    raise
+                self._run_test_calls_on_worker()
+                delay = min(2 * delay, patience.last)
+                continue
+            if failures:
+                log.warning("store: wrote %s after %d failed attempts", writes, failures)
+            return
+
+    def _write_on_worker(self, call: Callable[[Database], T]) -> T:
+        """A call that writes: it tells :attr:`failing` how the store is doing."""
         try:
-            self._call_on_worker(lambda db: db.record_races([race]))
-        except StoreError as exc:
-            return exc
-        return None
+            result = self._call_on_worker(call)
+        except StoreUnavailable:
+            self._patience.failing = True
+            raise
+        self._patience.failing = False
+        return result
 
-    def _call_on_worker(self, call: Callable[[_Database], T]) -> T:
+    def _call_on_worker(self, call: Callable[[Database], T]) -> T:
         if self._db is None:
             raise StoreError("the store is not open")
+        if self._patience.exhausted:  # closing: shutdown must not wait on each call in turn
+            raise StoreUnavailable("the store is closing and still failing")
         try:
             return call(self._db)
         except sqlite3.Error as exc:
-            raise StoreError(f"{type(exc).__name__}: {exc}") from exc
+            raise classified(exc) from exc
+
+    def _run_test_calls_on_worker(self) -> None:
+        while not self._test_calls.empty():  # only this thread takes from the queue
+            self._run_test_call_on_worker(*self._test_calls.get())
+
+    def _run_test_call_on_worker(self, sql: str, done: asyncio.Future[_Rows]) -> None:
+        rows: _Rows = []
+        error: Exception | None = None
+        try:
+            rows = self._call_on_worker(lambda db: db.execute(sql))
+        except Exception as exc:
+            error = exc
+        done.get_loop().call_soon_threadsafe(_settle, done, rows, error)
 
     def _open_on_worker(self) -> list[Identity]:
         if self._db is not None:
             raise StoreError("the store is already open")
         try:
-            db = _Database(self._path, durable=self._durable)
+            db = Database(self._path, durable=self._durable)
             identities = db.open()
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {self._path!r}: {exc}") from exc
@@ -310,238 +374,52 @@ class SqliteStore:
         return identities
 
     def _close_on_worker(self) -> None:
+        self._run_test_calls_on_worker()
         db, self._db = self._db, None
         if db is not None:
             try:
                 db.close()
-            except sqlite3.Error as exc:
-                raise StoreError(f"closing {self._path!r}: {exc}") from exc
+            except sqlite3.Error as exc:  # what is committed is in the WAL: the next open has it
+                log.error("store: closing %s: %s", self._path, exc)
 
 
-class _RaceBatch:
-    """Races that one transaction writes: those recorded while the worker was busy.
+class _Batch:
+    """Writes made by one transaction: those asked for while the worker was busy.
 
-    Races that start together end together, and each transaction costs a
-    commit and, on a busy event loop, a wait for the GIL at every statement.
-    So a race recorded while the previous batch is being written joins the
-    batch queued behind it, unless another call was made in between (calls
-    run in the order they are made). The worker :meth:`take` s the batch when
-    it starts on it; a race that comes later starts the next batch.
+    Each transaction costs a commit and, on a busy loop, a wait for the GIL at
+    every statement. So a write joins the batch queued last, unless another
+    call was made since (calls run in call order) or the worker has
+    :meth:`take` n it (then it starts the next). All share :attr:`written`.
     """
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._races: list[_Race] = []
-        self._written: list[asyncio.Future[None]] = []
-        self._taken = False
+    __slots__ = ("_lock", "_taken", "writes", "written")
 
-    def add(self, race: _Race, written: asyncio.Future[None]) -> bool:
-        """Add the race, whose ``written`` is settled with the batch; False once taken."""
+    def __init__(self, written: asyncio.Future[None]) -> None:
+        self._lock = threading.Lock()
+        self._taken = False
+        self.writes = Writes()
+        self.written = written
+
+    def add(self, items: list[T], item: T) -> bool:
+        """Append ``item`` to one of :attr:`writes`' lists; False once taken."""
         with self._lock:
             if self._taken:
                 return False
-            self._races.append(race)
-            self._written.append(written)
+            items.append(item)
             return True
 
-    def take(self) -> tuple[list[_Race], list[asyncio.Future[None]]]:
-        """Every race added so far, and their futures; none can be added after (on the worker)."""
+    def take(self) -> Writes:
+        """Everything added so far; nothing can be added after (on the worker)."""
         with self._lock:
             self._taken = True
-            return self._races, self._written
+            return self.writes
 
 
-class _Database:
-    """The synchronous half of :class:`SqliteStore`: lives on its worker thread."""
-
-    def __init__(self, path: str, *, durable: bool) -> None:
-        # Autocommit mode: transactions are explicit, see _transaction.
-        self._conn = sqlite3.connect(path, isolation_level=None)
-        try:
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            # NORMAL is safe against a killed process in WAL mode (module docstring).
-            self._conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-            self._conn.execute("PRAGMA foreign_keys=ON")
-            self._conn.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
-        except BaseException:
-            self._conn.close()
-            raise
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        # IMMEDIATE takes the write lock up front, so a transaction that reads
-        # before it writes cannot fail half-way on another writer.
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._conn
-            self._conn.execute("COMMIT")
-        except BaseException:
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
-            raise
-
-    def open(self) -> list[Identity]:
-        try:
-            self._migrate()
-        except BaseException:
-            self._conn.close()
-            raise
-        rows = self._conn.execute(
-            "SELECT id, name, token_hash, created FROM players ORDER BY created, id"
-        )
-        return [Identity(*row) for row in rows]
-
-    def _migrate(self) -> None:
-        # Read the version inside the write transaction: two processes opening
-        # a new file at once must not both create the schema.
-        with self._transaction() as conn:
-            (version,) = conn.execute("PRAGMA user_version").fetchone()
-            if version > SCHEMA_VERSION:
-                raise StoreError(f"schema version {version} is newer than {SCHEMA_VERSION}")
-            for migration in _MIGRATIONS[version:]:
-                for statement in migration:
-                    conn.execute(statement)
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-
-    def close(self) -> None:
-        try:
-            # Fold the WAL into the main file, so the file stands alone once closed.
-            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            self._conn.close()
-
-    def add_player(self, identity: Identity) -> None:
-        try:
-            with self._transaction() as conn:
-                conn.execute(
-                    "INSERT INTO players (id, name, name_key, token_hash, created, last_seen)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        identity.player_id,
-                        identity.name,
-                        identity.name.lower(),
-                        identity.token_hash,
-                        identity.created,
-                        identity.created,
-                    ),
-                )
-        except sqlite3.IntegrityError as exc:
-            raise StoreError(f"cannot add player {identity.name!r}: {exc}") from exc
-
-    def record_races(self, races: list[_Race]) -> None:
-        """Write every race in one transaction (or none of them); a known race is skipped."""
-        with self._transaction():
-            for record, started_wall, ended_wall in races:
-                self._insert_race(record, started_wall, ended_wall)
-
-    def _insert_race(self, record: RaceRecord, started_wall: float, ended_wall: float) -> None:
-        moves = _moves_json(record.moves)
-        conn = self._conn
-        known = conn.execute("SELECT 1 FROM races WHERE id = ?", (record.game_id,))
-        if known.fetchone() is None:
-            conn.execute(
-                "INSERT INTO races (id, rules, seeds, player0, player1, started, ended,"
-                " result, winner, reason, count0, count1, moves)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    record.game_id,
-                    record.rules_json,
-                    json.dumps(list(record.seeds)),
-                    *record.player_ids,
-                    started_wall,
-                    ended_wall,
-                    record.result,
-                    record.winner,
-                    record.reason,
-                    *record.counts,
-                    moves,
-                ),
-            )
-            for seat, player_id in enumerate(record.player_ids):
-                self._count_race(player_id, _outcome(record.winner, seat), ended_wall)
-
-    def _count_race(self, player_id: str, outcome: tuple[int, int, int], wall: float) -> None:
-        wins, losses, draws = outcome
-        self._conn.execute(
-            "UPDATE players SET games = games + 1, wins = wins + ?, losses = losses + ?,"
-            " draws = draws + ?, last_seen = ? WHERE id = ?",
-            (wins, losses, draws, wall, player_id),
-        )
-
-    def touch(self, player_id: str, wall: float) -> None:
-        with self._transaction() as conn:
-            updated = conn.execute(
-                "UPDATE players SET last_seen = ? WHERE id = ?", (wall, player_id)
-            ).rowcount
-            if updated != 1:
-                raise StoreError(f"no player has the id {player_id!r}")
-
-    def player_stats(self, player_id: str) -> PlayerStats | None:
-        row = self._conn.execute(
-            "SELECT id, name, created, last_seen, games, wins, losses, draws"
-            " FROM players WHERE id = ?",
-            (player_id,),
-        ).fetchone()
-        return None if row is None else PlayerStats(*row)
-
-    def race(self, game_id: str) -> RaceRecord | None:
-        # No transaction needed: a race is one row, written once.
-        row = self._conn.execute(
-            "SELECT rules, seeds, player0, player1, started, ended,"
-            " result, winner, reason, count0, count1, moves FROM races WHERE id = ?",
-            (game_id,),
-        ).fetchone()
-        if row is None:
-            return None
-        (rules, seeds, player0, player1, started, ended) = row[:6]
-        (result, winner, reason, count0, count1, moves) = row[6:]
-        return RaceRecord(
-            game_id=game_id,
-            rules_json=rules,
-            seeds=tuple(json.loads(seeds)),
-            player_ids=(player0, player1),
-            started=started,
-            ended=ended,
-            moves=tuple(
-                MoveRecord(seq, seat, card, at_ms / 1000)
-                for seq, seat, card, at_ms in json.loads(moves)
-            ),
-            result=result,
-            winner=winner,
-            reason=reason,
-            counts=(count0, count1),
-        )
-
-    def race_count(self) -> int:
-        (count,) = self._conn.execute("SELECT count(*) FROM races").fetchone()
-        return int(count)
-
-
-def _settle(futures: list[asyncio.Future[None]], failures: list[Exception | None]) -> None:
-    """On the loop: each race's future done, with its error if it has one."""
-    for future, failure in zip(futures, failures, strict=True):
-        if future.done():  # cancelled by whoever awaited it; the race is written all the same
-            continue
-        if failure is None:
-            future.set_result(None)
-        else:
-            future.set_exception(failure)
-
-
-_compact_json = json.JSONEncoder(separators=(",", ":")).encode
-
-
-def _moves_json(moves: tuple[MoveRecord, ...]) -> str:
-    """The ``races.moves`` column; moves with a seq twice or no such seat raise."""
-    if len({move.seq for move in moves}) != len(moves):
-        raise StoreError("a race's moves repeat a seq")
-    if any(move.seat not in (0, 1) for move in moves):
-        raise StoreError("a move's seat is not 0 or 1")
-    return _compact_json([(m.seq, m.seat, m.card, round(m.at * 1000)) for m in moves])
-
-
-def _outcome(winner: int | None, seat: int) -> tuple[int, int, int]:
-    """What a race adds to a seat's (wins, losses, draws)."""
-    if winner is None:
-        return (0, 0, 1)
-    return (1, 0, 0) if winner == seat else (0, 1, 0)
+def _settle(future: asyncio.Future[T], result: T, error: Exception | None) -> None:
+    """On the loop: ``future`` done with ``result``, or ``error`` if there is one."""
+    if future.done():  # cancelled by someone who awaited it; the write was made all the same
+        return
+    if error is None:
+        future.set_result(result)
+    else:
+        future.set_exception(error)

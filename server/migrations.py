@@ -1,0 +1,99 @@
+"""The store's SQLite schema, versioned by ``PRAGMA user_version``.
+
+``MIGRATIONS[n]`` takes a file from version n to n + 1; :class:`server.sqlite.Database`
+runs those a file lacks in one transaction, the same that sets the version, so
+an upgrade is whole or not at all. A migration, once released, is never
+changed: a new one is added after it.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION"]
+
+_MOVES_VIEW = """CREATE VIEW moves (race_id, seq, seat, card, at) AS
+    SELECT races.id,
+        json_extract(move.value, '$[0]'),
+        json_extract(move.value, '$[1]'),
+        json_extract(move.value, '$[2]'),
+        json_extract(move.value, '$[3]') / 1000.0
+    FROM races, json_each(races.moves) AS move"""
+"""Each move of each race as a row, as schema version 1 kept them."""
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 0 -> 1: the first schema.
+    (
+        """CREATE TABLE players (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            token_hash TEXT NOT NULL UNIQUE,
+            created REAL NOT NULL,
+            last_seen REAL NOT NULL,
+            games INTEGER NOT NULL DEFAULT 0,
+            wins INTEGER NOT NULL DEFAULT 0,
+            losses INTEGER NOT NULL DEFAULT 0,
+            draws INTEGER NOT NULL DEFAULT 0
+        )""",
+        # Seeds are JSON: a seed may not fit SQLite's 64-bit INTEGER.
+        """CREATE TABLE races (
+            id TEXT PRIMARY KEY,
+            rules TEXT NOT NULL,
+            seeds TEXT NOT NULL,
+            player0 TEXT NOT NULL REFERENCES players(id),
+            player1 TEXT NOT NULL REFERENCES players(id),
+            started REAL NOT NULL,
+            ended REAL NOT NULL,
+            result TEXT NOT NULL,
+            winner INTEGER CHECK (winner IN (0, 1)),
+            reason TEXT NOT NULL,
+            count0 INTEGER NOT NULL,
+            count1 INTEGER NOT NULL
+        )""",
+        "CREATE INDEX races_player0 ON races(player0)",
+        "CREATE INDEX races_player1 ON races(player1)",
+        """CREATE TABLE moves (
+            race_id TEXT NOT NULL REFERENCES races(id),
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL CHECK (seat IN (0, 1)),
+            card TEXT NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (race_id, seq)
+        ) WITHOUT ROWID""",
+    ),
+    # 1 -> 2: a race's moves move into its row, as JSON; a view keeps the rows.
+    (
+        "ALTER TABLE races ADD COLUMN moves TEXT NOT NULL DEFAULT '[]'",
+        """UPDATE races SET moves = (
+            SELECT json_group_array(json_array(seq, seat, card, CAST(round(at * 1000) AS INTEGER)))
+            FROM (SELECT seq, seat, card, at FROM moves WHERE moves.race_id = races.id ORDER BY seq)
+        )""",
+        "DROP TABLE moves",
+        _MOVES_VIEW,
+    ),
+    # 2 -> 3: live races and their journal. A journal row is one play, so a row
+    # each (WITHOUT ROWID: the key is the table); it refers to its live race so
+    # that no entry outlives it. ``elapsed`` is set on shutdown only.
+    (
+        """CREATE TABLE live_races (
+            id TEXT PRIMARY KEY,
+            rules TEXT NOT NULL,
+            seeds TEXT NOT NULL,
+            player0 TEXT NOT NULL REFERENCES players(id),
+            player1 TEXT NOT NULL REFERENCES players(id),
+            started REAL NOT NULL,
+            elapsed REAL NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE journal (
+            race_id TEXT NOT NULL REFERENCES live_races(id),
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL CHECK (seat IN (0, 1)),
+            what TEXT NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (race_id, seq)
+        ) WITHOUT ROWID""",
+    ),
+)
+"""``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+"""The ``PRAGMA user_version`` the store writes and reads."""

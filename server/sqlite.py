@@ -1,0 +1,391 @@
+"""The synchronous side of the SQLite store: its one connection and every statement.
+
+:class:`Database` is one connection and what the store does with it. It knows
+nothing of asyncio or threads: :class:`server.store.SqliteStore` owns one and
+calls it from its worker thread only, and ``bench/store.py`` calls it directly.
+
+It raises only :mod:`sqlite3`'s errors, so that the store maps one family of
+errors onto its own (``server/store.py``, "Errors"): a refusal it finds itself
+(moves that repeat a ``seq``, an unknown player) raises
+:class:`sqlite3.IntegrityError`, as a constraint of the schema would.
+
+The schema and its migrations are :mod:`server.migrations`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from .identity import Identity
+from .migrations import MIGRATIONS, SCHEMA_VERSION
+from .record import Entry, MoveRecord, RaceRecord, RaceStart
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+__all__ = ["SCHEMA_VERSION", "Database", "FinishedRace", "LiveRace", "PlayerStats", "Writes"]
+
+log = logging.getLogger("flowergarden.server")
+
+FinishedRace: TypeAlias = tuple[RaceRecord, float, float]
+"""A finished race to write: its record, and when it started and ended (wall clock)."""
+
+LiveRace: TypeAlias = tuple[RaceStart, list[Entry], float]
+"""A live race as kept: its start, its journal in ``seq`` order, and its elapsed seconds."""
+
+ABORTED = "aborted"
+"""The reason of a race that could not be restored: it counts for nobody."""
+
+_BUSY_TIMEOUT_MS = 5000
+"""How long a write waits for another connection to the same file to let go."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's record; times are wall-clock seconds since the epoch."""
+
+    player_id: str
+    name: str
+    created: float
+    last_seen: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(slots=True)
+class Writes:
+    """What one transaction writes, in this order: race starts, journal entries, finished races."""
+
+    starts: list[tuple[RaceStart, float]] = field(default_factory=list)
+    entries: list[tuple[str, Entry]] = field(default_factory=list)
+    races: list[FinishedRace] = field(default_factory=list)
+
+    def one_by_one(self) -> Iterator[Writes]:
+        """Each item on its own, in the order they are written."""
+        for start in self.starts:
+            yield Writes(starts=[start])
+        for entry in self.entries:
+            yield Writes(entries=[entry])
+        for race in self.races:
+            yield Writes(races=[race])
+
+    def __str__(self) -> str:
+        # What a log line says: every race concerned, by its game id.
+        parts = []
+        if self.starts:
+            parts.append(f"the start of {_races(start.game_id for start, _ in self.starts)}")
+        if len(self.entries) == 1:
+            ((game_id, entry),) = self.entries
+            parts.append(f"journal entry {entry.seq} of race {game_id}")
+        elif self.entries:
+            ids = _races(game_id for game_id, _ in self.entries)
+            parts.append(f"{len(self.entries)} journal entries of {ids}")
+        if self.races:
+            parts.append(f"the record of {_races(record.game_id for record, _, _ in self.races)}")
+        return "; ".join(parts) or "nothing"
+
+
+class Database:
+    """One connection to an SQLite file, and every statement the store runs on it."""
+
+    def __init__(self, path: str, *, durable: bool) -> None:
+        # Autocommit mode: transactions are explicit, see _transaction.
+        self._conn = sqlite3.connect(path, isolation_level=None)
+        try:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            # NORMAL is safe against a killed process in WAL mode (server/store.py).
+            self._conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            self._conn.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
+        except BaseException:
+            self._conn.close()
+            raise
+
+    @contextmanager
+    def _transaction(self, mode: str = "IMMEDIATE") -> Iterator[sqlite3.Connection]:
+        # IMMEDIATE takes the write lock up front, so a transaction that reads
+        # before it writes cannot fail half-way on another writer.
+        self._conn.execute(f"BEGIN {mode}")
+        try:
+            yield self._conn
+            self._conn.execute("COMMIT")
+        except BaseException:
+            # SQLite may have rolled back already (a full disk does).
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            raise
+
+    def open(self) -> list[Identity]:
+        try:
+            self._migrate()
+        except BaseException:
+            self._conn.close()
+            raise
+        rows = self._conn.execute(
+            "SELECT id, name, token_hash, created FROM players ORDER BY created, id"
+        )
+        return [Identity(*row) for row in rows]
+
+    def _migrate(self) -> None:
+        # Read the version inside the write transaction: two processes opening
+        # a new file at once must not both create the schema.
+        with self._transaction() as conn:
+            (version,) = conn.execute("PRAGMA user_version").fetchone()
+            if version > SCHEMA_VERSION:
+                raise sqlite3.DatabaseError(
+                    f"schema version {version} is newer than {SCHEMA_VERSION}"
+                )
+            for migration in MIGRATIONS[version:]:
+                for statement in migration:
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        try:
+            # Fold the WAL into the main file, so the file stands alone once closed.
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            self._conn.close()
+
+    def execute(self, sql: str) -> list[tuple[object, ...]]:
+        """Run one statement outside any transaction of the store's; its rows (tests, tools)."""
+        return self._conn.execute(sql).fetchall()
+
+    def add_player(self, identity: Identity) -> None:
+        with self._transaction() as conn:
+            conn.execute(
+                "INSERT INTO players (id, name, name_key, token_hash, created, last_seen)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    identity.player_id,
+                    identity.name,
+                    identity.name.lower(),
+                    identity.token_hash,
+                    identity.created,
+                    identity.created,
+                ),
+            )
+
+    def write(self, writes: Writes) -> None:
+        """Write everything in one transaction, or nothing; a known start or race is skipped."""
+        with self._transaction() as conn:
+            if writes.starts:
+                conn.executemany(
+                    "INSERT INTO live_races (id, rules, seeds, player0, player1, started)"
+                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                    [
+                        (s.game_id, s.rules_json, json.dumps(list(s.seeds)), *s.player_ids, wall)
+                        for s, wall in writes.starts
+                    ],
+                )
+            if writes.entries:
+                conn.executemany(
+                    "INSERT INTO journal (race_id, seq, seat, what, at) VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, *entry) for game_id, entry in writes.entries],
+                )
+            for record, started_wall, ended_wall in writes.races:
+                self._insert_race(record, started_wall, ended_wall)
+                # A finished race is its record: its journal is done with.
+                conn.execute("DELETE FROM journal WHERE race_id = ?", (record.game_id,))
+                conn.execute("DELETE FROM live_races WHERE id = ?", (record.game_id,))
+
+    def _insert_race(self, record: RaceRecord, started_wall: float, ended_wall: float) -> None:
+        moves = _moves_json(record.moves)
+        conn = self._conn
+        known = conn.execute("SELECT 1 FROM races WHERE id = ?", (record.game_id,))
+        if known.fetchone() is not None:
+            return
+        conn.execute(
+            "INSERT INTO races (id, rules, seeds, player0, player1, started, ended,"
+            " result, winner, reason, count0, count1, moves)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                record.game_id,
+                record.rules_json,
+                json.dumps(list(record.seeds)),
+                *record.player_ids,
+                started_wall,
+                ended_wall,
+                record.result,
+                record.winner,
+                record.reason,
+                *record.counts,
+                moves,
+            ),
+        )
+        if record.reason == ABORTED:  # not a race anyone won, lost or drew
+            return
+        for seat, player_id in enumerate(record.player_ids):
+            self._count_race(player_id, _outcome(record.winner, seat), ended_wall)
+
+    def _count_race(self, player_id: str, outcome: tuple[int, int, int], wall: float) -> None:
+        wins, losses, draws = outcome
+        self._conn.execute(
+            "UPDATE players SET games = games + 1, wins = wins + ?, losses = losses + ?,"
+            " draws = draws + ?, last_seen = ? WHERE id = ?",
+            (wins, losses, draws, wall, player_id),
+        )
+
+    def touch(self, player_id: str, wall: float) -> None:
+        with self._transaction() as conn:
+            updated = conn.execute(
+                "UPDATE players SET last_seen = ? WHERE id = ?", (wall, player_id)
+            ).rowcount
+            if updated != 1:
+                raise sqlite3.IntegrityError(f"no player has the id {player_id!r}")
+
+    def suspend(self, elapsed: dict[str, float]) -> None:
+        """Set each live race's elapsed seconds; an id that is not live is skipped."""
+        with self._transaction() as conn:
+            conn.executemany(
+                "UPDATE live_races SET elapsed = ? WHERE id = ?",
+                [(seconds, game_id) for game_id, seconds in elapsed.items()],
+            )
+
+    def live_races(self) -> list[LiveRace]:
+        """Every live race, oldest first, as far as its rows can be read (see _live_race)."""
+        # One read transaction: the races and their entries as of one moment.
+        with self._transaction("DEFERRED") as conn:
+            races = conn.execute(
+                "SELECT l.id, l.rules, l.seeds, l.player0, l.player1, p0.name, p1.name, l.elapsed"
+                " FROM live_races AS l LEFT JOIN players AS p0 ON p0.id = l.player0"
+                " LEFT JOIN players AS p1 ON p1.id = l.player1 ORDER BY l.started, l.id"
+            ).fetchall()
+            rows = conn.execute(
+                "SELECT race_id, seq, seat, what, at FROM journal ORDER BY race_id, seq"
+            ).fetchall()
+        journals: dict[object, list[Entry]] = {}
+        for race_id, seq, seat, what, at in rows:
+            journals.setdefault(race_id, []).append(Entry(seq, seat, what, at))
+        live = [_live_race(row, journals.pop(row[0], [])) for row in races]
+        if journals:  # only if foreign keys were off when they were written
+            log.error("journal entries of no live race, ignored: %s", _races(journals))
+        return live
+
+    def player_stats(self, player_id: str) -> PlayerStats | None:
+        row = self._conn.execute(
+            "SELECT id, name, created, last_seen, games, wins, losses, draws"
+            " FROM players WHERE id = ?",
+            (player_id,),
+        ).fetchone()
+        return None if row is None else PlayerStats(*row)
+
+    def race(self, game_id: str) -> RaceRecord | None:
+        # No transaction needed: a race is one row, written once.
+        row = self._conn.execute(
+            "SELECT rules, seeds, player0, player1, started, ended,"
+            " result, winner, reason, count0, count1, moves FROM races WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        (rules, seeds, player0, player1, started, ended) = row[:6]
+        (result, winner, reason, count0, count1, moves) = row[6:]
+        return RaceRecord(
+            game_id=game_id,
+            rules_json=rules,
+            seeds=tuple(json.loads(seeds)),
+            player_ids=(player0, player1),
+            started=started,
+            ended=ended,
+            moves=tuple(
+                MoveRecord(seq, seat, card, at_ms / 1000)
+                for seq, seat, card, at_ms in json.loads(moves)
+            ),
+            result=result,
+            winner=winner,
+            reason=reason,
+            counts=(count0, count1),
+        )
+
+    def race_count(self) -> int:
+        (count,) = self._conn.execute("SELECT count(*) FROM races").fetchone()
+        return int(count)
+
+
+def _live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
+    """A live race's row as a :class:`RaceStart`, never raising on what it holds.
+
+    What cannot be read is given back in a form that :func:`server.restore.restore`
+    refuses (rules ``""``, seeds ``()``), so the race ends ``aborted`` instead of
+    stopping the server from starting; entries are given as they are, for the
+    same reason. Each such race is logged by its id.
+    """
+    game_id, rules, seeds, player0, player1, name0, name1, elapsed = row
+    unread = []
+    if not isinstance(rules, str):
+        unread.append("rules")
+        rules = ""
+    seed_list = _json_list(seeds)
+    if seed_list is None:
+        unread.append("seeds")
+        seed_list = []
+    if not isinstance(name0, str) or not isinstance(name1, str):
+        unread.append("player names")
+    kept = _seconds(elapsed)
+    if kept is None:
+        unread.append("elapsed")
+    if entries and _seconds(entries[-1].at) is None:
+        unread.append("last entry's time")
+    if unread:
+        log.error("live race %s: cannot read its %s", game_id, ", ".join(unread))
+    start = RaceStart(
+        game_id=str(game_id),
+        rules_json=rules,
+        seeds=tuple(seed_list),
+        player_ids=(str(player0), str(player1)),
+        names=(str(name0), str(name1)),
+    )
+    last = _seconds(entries[-1].at) if entries else None
+    return start, entries, max(kept or 0.0, last or 0.0, 0.0)
+
+
+def _json_list(text: object) -> list[Any] | None:
+    """The JSON array in ``text``, or None if it holds anything else."""
+    if not isinstance(text, str):
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, list) else None
+
+
+def _seconds(value: object) -> float | None:
+    """``value`` as a finite number of seconds, or None."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+def _races(game_ids: Iterable[object]) -> str:
+    """``race g1`` or ``races g1, g2``: each id once, in order of appearance."""
+    ids = [str(game_id) for game_id in dict.fromkeys(game_ids)]
+    return f"race{'s' if len(ids) != 1 else ''} {', '.join(ids)}"
+
+
+_compact_json = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def _moves_json(moves: tuple[MoveRecord, ...]) -> str:
+    """The ``races.moves`` column; moves with a seq twice or no such seat are refused."""
+    if len({move.seq for move in moves}) != len(moves):
+        raise sqlite3.IntegrityError("a race's moves repeat a seq")
+    if any(move.seat not in (0, 1) for move in moves):
+        raise sqlite3.IntegrityError("a move's seat is not 0 or 1")
+    return _compact_json([(m.seq, m.seat, m.card, round(m.at * 1000)) for m in moves])
+
+
+def _outcome(winner: int | None, seat: int) -> tuple[int, int, int]:
+    """What a race adds to a seat's (wins, losses, draws)."""
+    if winner is None:
+        return (0, 0, 1)
+    return (1, 0, 0) if winner == seat else (0, 1, 0)
