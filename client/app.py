@@ -23,6 +23,7 @@ from protocol import (
     LobbySnapshot,
     Play,
     Seek,
+    Watch,
     Welcome,
 )
 
@@ -151,15 +152,21 @@ class FlowerGardenApp(App[int]):
                 self._start = CreateRoom(rules=waiting.rules, public=self.options.public)
                 self.state.note("the connection dropped: your room has a new code")
         self._welcomed = True
+        race = self.state.race
+        if race is not None and race.seat is None and race.over is None:
+            # The server forgets spectators with their connection: watch again.
+            self.send(Watch(game_id=race.game_id))
+        # Last: the answer to this lobby comes after any game_state that resumes a race
+        # (ClientState.resuming), so it also says when no game_state is coming.
         self.send(Lobby())
 
     def on_link_changed(self, event: LinkChanged) -> None:
         retry_at = None if event.delay is None else self.clock() + event.delay
-        self.state.set_link(event.link, event.attempt, retry_at)
+        self.state.set_link(event.link, event.attempt, retry_at, event.reason)
         self.sync()
 
     def on_name_refused(self, event: NameRefused) -> None:
-        self.push_screen(NameScreen(event.reason), self._connect)
+        self.push_screen(NameScreen(event.reason, value=event.name), self._connect)
 
     def on_dealt(self, event: Dealt) -> None:
         self.state.begin_practice(event.board, event.rules, self.clock())

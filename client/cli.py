@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal
 from protocol import Rules
 
 from .cards import glyphs_supported
+from .failures import url_problem
 from .options import DEFAULT_SERVER, Options
 
 if TYPE_CHECKING:
@@ -113,6 +114,9 @@ def parse_args(argv: Sequence[str] | None = None, *, encoding: str | None = None
     if args.command == "practice":
         rules = Rules(winnable_only=args.winnable_only, redeals=args.redeals)
         return Options(name=args.name, rules=rules, ascii=ascii, practice=True, seed=args.seed)
+    problem = url_problem(args.server)
+    if problem is not None:
+        parser.error(problem)
     limit = args.time_limit
     if limit is not None and not 30 <= limit <= 3600:
         parser.error("--time-limit must be 30 to 3600 seconds")

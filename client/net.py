@@ -14,6 +14,12 @@ token, which resumes the race: the server answers with ``game_state``. A
 welcome resets the attempts. Close code 4000 (this player connected again
 elsewhere) ends the worker: reconnecting would take the player back from
 the newer connection, which would do the same, forever.
+
+Failing: every way a connection ends is put in words by :mod:`client.failures`,
+which also decides whether trying again can help; the words go to the app in
+:class:`LinkChanged`, as the reason beside "connecting" or "reconnecting", or
+as the reason the client stopped ("failed"). A name the server refuses for a
+new player is :class:`NameRefused` instead, and the app asks for another.
 """
 
 from __future__ import annotations
@@ -26,10 +32,19 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from protocol import PROTOCOL_VERSION, DecodeError, Error, Hello, Welcome, decode_server, encode
 
+from .failures import (
+    NO_NEW_PLAYERS,
+    Failure,
+    closed,
+    failure,
+    hello_refused,
+    not_protocol,
+    url_problem,
+)
 from .tokens import Identity, TokenStore
 
 if TYPE_CHECKING:
@@ -44,6 +59,8 @@ __all__ = ["Connection", "LinkChanged", "NameRefused", "ServerEvent", "backoff"]
 log = logging.getLogger("flowergarden.client")
 
 REPLACED = 4000
+OPEN_TIMEOUT = 10.0
+"""Seconds for the TCP connection and the websocket handshake, and again for hello's answer."""
 
 
 class ServerEvent(Message):
@@ -55,21 +72,37 @@ class ServerEvent(Message):
 
 
 class LinkChanged(Message):
-    """The line is connecting, online, waiting ``delay`` seconds to reconnect, or gone."""
+    """The line is connecting, online, waiting ``delay`` seconds to reconnect, or gone.
 
-    def __init__(self, link: Link, attempt: int = 0, delay: float | None = None) -> None:
+    ``reason``: why the last attempt ended, or why the client gave up, in words.
+    """
+
+    def __init__(
+        self, link: Link, attempt: int = 0, delay: float | None = None, reason: str = ""
+    ) -> None:
         super().__init__()
         self.link: Link = link
         self.attempt = attempt
         self.delay = delay
+        self.reason = reason
 
 
 class NameRefused(Message):
-    """The server refused the name for a new player (``bad_name`` or ``name_taken``)."""
+    """The server did not make a new player of this name (``bad_name``, ``name_taken``,
+    or ``unavailable``, when ``name`` is offered again: it was not the name's fault)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, name: str = "") -> None:
         super().__init__()
         self.reason = reason
+        self.name = name
+
+
+class _Refused(Exception):
+    """``hello`` was not welcomed: why, or None when the app has been told already."""
+
+    def __init__(self, failure: Failure | None) -> None:
+        super().__init__(failure)
+        self.failure = failure
 
 
 def backoff(attempt: int, rng: random.Random, base: float = 0.5, cap: float = 15.0) -> float:
@@ -89,6 +122,7 @@ class Connection:
         post: Callable[[Message], object],
         *,
         rng: random.Random | None = None,
+        open_timeout: float | None = None,
     ) -> None:
         self.url = url
         self.name = name
@@ -99,6 +133,11 @@ class Connection:
         self._queue: asyncio.Queue[str] | None = None
         self._now = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self._open_timeout = OPEN_TIMEOUT if open_timeout is None else open_timeout
+        self._welcomed = False
+        """Whether the current connection was welcomed."""
+        self._welcomed_before = False
+        """Whether any connection was: then the address is right, and every failure passes."""
 
     @property
     def websocket(self) -> ClientConnection | None:
@@ -122,40 +161,48 @@ class Connection:
 
     async def run(self) -> None:
         """Connect and reconnect until the app stops, or reconnecting cannot help."""
+        problem = url_problem(self.url)
+        if problem is not None:
+            self._post(LinkChanged("failed", reason=problem))
+            return
         attempt = 0
         self._post(LinkChanged("connecting"))
         while True:
-            welcomed = await self._session()
-            if welcomed is None:
+            self._welcomed = False
+            ended = await self._session()
+            if ended is None:
                 return
-            attempt = 0 if welcomed else attempt
-            if self._now:
-                delay, self._now = 0.0, False
+            if not ended.retry:
+                self._post(LinkChanged(ended.link, reason=ended.words))
+                return
+            attempt = 0 if self._welcomed else attempt
+            reason = ended.words
+            if self._now:  # our own close, to catch up: nothing went wrong
+                delay, self._now, reason = 0.0, False, ""
             else:
                 attempt += 1
                 delay = backoff(attempt, self._rng)
-            self._post(LinkChanged("reconnecting", attempt, delay))
+            link: Link = "reconnecting" if self._welcomed_before else "connecting"
+            self._post(LinkChanged(link, attempt, delay, reason))
             await asyncio.sleep(delay)
 
-    async def _session(self) -> bool | None:
-        """One connection: True if it was welcomed, False if not, None to stop for good."""
-        welcomed = False
+    async def _session(self) -> Failure | None:
+        """One connection: why it ended, or None to stop with nothing more to say."""
         try:
-            async with connect(self.url, open_timeout=10, close_timeout=2) as ws:
-                welcomed = await self._hello(ws)
-                if not welcomed:
-                    return None
+            async with connect(self.url, open_timeout=self._open_timeout, close_timeout=2) as ws:
+                await self._hello(ws)
                 with contextlib.suppress(ConnectionClosed):
                     await self._serve(ws)
                 if ws.close_code == REPLACED:
-                    self._post(LinkChanged("replaced"))
-                    return None
-        except InvalidURI:
-            self._post(LinkChanged("failed"))
-            return None
-        except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
-            log.info("connection to %s: %s", self.url, exc)
-        return welcomed
+                    return Failure(
+                        "signed in elsewhere: this client stopped", retry=False, link="replaced"
+                    )
+                return closed(ws.close_code, self.url)
+        except _Refused as refused:
+            return refused.failure
+        except (OSError, EOFError, WebSocketException) as exc:
+            log.info("connection to %s: %r", self.url, exc)
+            return failure(exc, self.url, welcomed_before=self._welcomed_before)
 
     async def _serve(self, ws: ClientConnection) -> None:
         queue: asyncio.Queue[str] = asyncio.Queue()
@@ -185,27 +232,44 @@ class Connection:
             return
         self._post(ServerEvent(message))
 
-    async def _hello(self, ws: ClientConnection) -> bool:
-        """Say hello, with the stored token if there is one; True once welcomed."""
+    async def _hello(self, ws: ClientConnection) -> None:
+        """Say hello, with the stored token if there is one; raise :class:`_Refused` unless
+        welcomed."""
         stored = self.tokens.get(self.url, self.name)
         while True:
             name = stored.name if stored else (self.name or "")
             token = stored.token if stored else None
             await ws.send(encode(Hello(name=name, token=token, protocol=PROTOCOL_VERSION)))
-            reply = decode_server(await ws.recv())
+            reply = await self._answer(ws)
             if isinstance(reply, Welcome):
                 self.name = reply.name
                 self.tokens.put(self.url, Identity(reply.name, reply.token))
+                self._welcomed = self._welcomed_before = True
                 self._post(ServerEvent(reply))
-                return True
-            if not isinstance(reply, Error):
-                continue
+                return
             if reply.code == "bad_token" and stored is not None:
                 self.tokens.forget(self.url, stored.name)  # the server forgot us: start afresh
                 stored = None
                 continue
-            if reply.code in ("bad_name", "name_taken"):
-                self._post(NameRefused(reply.message))
-            else:
-                self._post(LinkChanged("failed"))
-            return False
+            if stored is None and reply.code in ("bad_name", "name_taken", "unavailable"):
+                if reply.code == "unavailable":  # not the name's fault: offer it again
+                    self._post(NameRefused(NO_NEW_PLAYERS, name))
+                else:
+                    self._post(NameRefused(reply.message))
+                raise _Refused(None)
+            returning = stored is not None
+            raise _Refused(hello_refused(reply.code, reply.message, returning=returning))
+
+    async def _answer(self, ws: ClientConnection) -> Welcome | Error:
+        """The server's answer to ``hello``; a peer that does not answer in time is
+        TimeoutError, one that does not speak the protocol is :class:`_Refused`."""
+        async with asyncio.timeout(self._open_timeout):
+            while True:
+                frame = await ws.recv()
+                try:
+                    reply = decode_server(frame if isinstance(frame, str) else frame.decode())
+                except (DecodeError, UnicodeDecodeError):
+                    welcomed = self._welcomed_before
+                    raise _Refused(not_protocol(self.url, welcomed_before=welcomed)) from None
+                if isinstance(reply, Welcome | Error):
+                    return reply

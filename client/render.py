@@ -29,6 +29,7 @@ __all__ = [
     "clock_text",
     "render_board",
     "render_code",
+    "render_link_reason",
     "render_result",
     "render_topbar",
     "rules_words",
@@ -95,14 +96,22 @@ def link_text(state: ClientState, now: float) -> Text:
         return Text()
     if state.link == "online":
         return Text("● online", style="green")
-    if state.link == "reconnecting":
+    if state.link == "reconnecting" or (state.link == "connecting" and state.attempt):
         wait = "" if state.retry_at is None else f" in {max(0, state.retry_at - now):.0f}s"
-        return Text(f"◌ reconnecting{wait} (try {state.attempt})", style="bold yellow")
+        return Text(f"◌ {state.link}{wait} (try {state.attempt})", style="bold yellow")
     if state.link == "replaced":
         return Text("✕ signed in elsewhere", style="bold red")
     if state.link == "failed":
         return Text("✕ cannot connect", style="bold red")
     return Text("◌ connecting…", style="yellow")
+
+
+def render_link_reason(state: ClientState) -> Text:
+    """Why the line is down or gone, in full (the top bar has room for a word or two)."""
+    if state.link == "online" or (state.race is not None and state.race.other is None):
+        return Text()
+    stopped = state.link in ("failed", "replaced")
+    return Text(state.link_reason, style="bold red" if stopped else "yellow")
 
 
 def render_board(race: RaceView, seat: int, width: int, *, ascii: bool, now: float) -> Text:

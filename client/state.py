@@ -15,6 +15,16 @@ that skips a number (or that the engine cannot apply) means this copy has
 drifted: :meth:`ClientState.apply` returns True, and the app resynchronises
 (a player by reconnecting, which resumes with ``game_state``; a spectator by
 ``watch``). Events are then ignored until the ``game_state`` arrives.
+
+A race can also be gone when the client comes back: a server on a fresh
+database, or one that lost it. The server sends a returning player's
+``game_state`` right after ``welcome`` (and answers a spectator's ``watch``
+with one), and the app asks for ``lobby`` after those; one connection keeps
+its messages in order. So a ``welcome`` while a live race is on screen makes
+the state wait for that race (:attr:`ClientState.resuming`), and a lobby
+snapshot that comes first means no ``game_state`` is coming: the race is
+dropped, and the client says so, instead of showing a race that every key
+would be refused in (``not_in_game``).
 """
 
 from __future__ import annotations
@@ -48,6 +58,7 @@ from protocol import (
 )
 
 from .keys import assign_labels
+from .words import error_words, outcome_words
 
 if TYPE_CHECKING:
     from protocol import BoardStatus, ClientMessage, ServerMessage
@@ -154,40 +165,6 @@ class RaceView:
         self.labels = assign_labels(self.labels, self.board.bouquet)
 
 
-def outcome_words(outcome: Outcome, seat: int | None, players: list[str]) -> tuple[str, str]:
-    """The headline (``You won``) and the reason in words."""
-    if outcome.result == "solo":
-        count = outcome.counts[0]
-        if count == 52:
-            return "Cleared!", "every card is on the foundations"
-        if outcome.reason == "resigned":
-            return "Given up", f"{count}/52 on the foundations"
-        return "No more plays", f"{count}/52 on the foundations"
-    winner, loser = _names(outcome, players)
-    if outcome.result == "draw":
-        headline = "Draw"
-    elif seat is None:
-        headline = f"{winner} won"
-    else:
-        headline = "You won" if outcome.winner == seat else "You lost"
-    reasons = {
-        "cleared": f"{winner} cleared every card",
-        "resigned": f"{loser} resigned",
-        "abandoned": f"{loser} left and did not come back in time",
-        "most_cards": f"{winner} has more cards and no play can change it",
-        "equal_cards": "equal counts, and neither can play on",
-        "first_to_count": f"equal counts: {winner} got there first",
-        "time": "time ran out" + ("" if outcome.result == "draw" else f": {winner} has more"),
-    }
-    return headline, reasons.get(outcome.reason, outcome.reason)
-
-
-def _names(outcome: Outcome, players: list[str]) -> tuple[str, str]:
-    if outcome.winner is None:
-        return "nobody", "nobody"
-    return players[outcome.winner], players[1 - outcome.winner]
-
-
 class ClientState:
     """Everything the client knows; see the module's theory of operation."""
 
@@ -199,6 +176,10 @@ class ClientState:
         self.link: Link = "offline"
         self.attempt = 0
         self.retry_at: float | None = None
+        self.link_reason = ""
+        """Why the last connection attempt ended, or why the client gave up."""
+        self.resuming: str | None = None
+        """The race a ``welcome`` should resume, until its ``game_state`` or a lobby snapshot."""
         self.lobby: LobbySnapshot | None = None
         self.waiting: Waiting | None = None
         self.race: RaceView | None = None
@@ -211,8 +192,11 @@ class ClientState:
         """Set the feedback line (a refused key, a server error, a hint)."""
         self.notice, self.notice_is_error = text, error
 
-    def set_link(self, link: Link, attempt: int = 0, retry_at: float | None = None) -> None:
+    def set_link(
+        self, link: Link, attempt: int = 0, retry_at: float | None = None, reason: str = ""
+    ) -> None:
         self.link, self.attempt, self.retry_at = link, attempt, retry_at
+        self.link_reason = "" if link == "online" else reason
 
     def begin_practice(self, board: engine.Board, rules: Rules, now: float) -> None:
         """A one-board race with no server (``flowergarden practice``)."""
@@ -251,11 +235,15 @@ class ClientState:
         if isinstance(message, Played | Redealt | StatusChanged | GameOver):
             return self._race_event(message)
         if isinstance(message, GameStart | GameState):
+            self.resuming = None
             self._new_race(message, now)
         elif isinstance(message, Welcome):
             self.name, self.player_id = message.name, message.player_id
+            self._wait_for_resume()
         elif isinstance(message, LobbySnapshot):
             self.lobby = message
+            if self.resuming is not None:  # no game_state came first: none is coming
+                self._race_gone()
         elif isinstance(message, Seeking):
             self.waiting = Waiting("seeking", message.rules)
         elif isinstance(message, Room):
@@ -265,12 +253,26 @@ class ClientState:
         elif isinstance(message, OpponentAway | OpponentBack | RematchOffered):
             self._opponent(message, now)
         elif isinstance(message, Error):
-            self.note(_error_words(message), error=True)
+            self.note(error_words(message), error=True)
             if self.race is not None:
                 self.race.sent.clear()  # whatever was in flight is refused or stale
                 if message.code == "game_not_found":
                     self.race.rematch_asked = False
         return False
+
+    def _wait_for_resume(self) -> None:
+        """A welcome: a live race on screen is resumed, or gone (see the theory of operation)."""
+        race = self.race
+        if race is None or race.over is not None or race.other is None:
+            self.resuming = None  # nothing to resume: a finished race's result stays up
+        else:
+            self.resuming = race.game_id
+
+    def _race_gone(self) -> None:
+        watched = self.race is not None and self.race.seat is None
+        self.resuming, self.race = None, None
+        what = "the race you watched is over or gone" if watched else "the race is gone"
+        self.note(f"{what}: the server no longer has it", error=True)
 
     def _new_race(self, message: GameStart | GameState, now: float) -> None:
         old = self.race
@@ -358,20 +360,3 @@ class ClientState:
             race.away_until = None
         else:
             race.rematch_offered = True
-
-
-_ERROR_WORDS = {
-    "illegal_move": "the server refused that play",
-    "room_not_found": "no open room has that code",
-    "room_full": "that room's race has already started",
-    "game_not_found": "that race is not there any more",
-    "busy": "you are busy",
-    "rate_limited": "slow down: too many messages",
-    "game_over": "the race is over",
-}
-
-
-def _error_words(error: Error) -> str:
-    if error.code == "game_not_found" and "rematch" in error.message:
-        return "the rematch offer has lapsed"
-    return f"{_ERROR_WORDS.get(error.code, error.code)}: {error.message}"

@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Footer, Label
 from protocol import Cancel, CreateRoom, JoinRoom, Seek, Watch
 
 from ..messages import Command
-from ..render import render_code, render_topbar, rules_words
+from ..render import render_code, render_link_reason, render_topbar, rules_words
 from .base import StateScreen, TextView
 from .modals import HelpScreen, JoinScreen, RulesChoice, RulesScreen
 
@@ -43,6 +43,7 @@ class LobbyScreen(StateScreen):
     #tables > Vertical { width: 1fr; border: round $primary-darken-1; }
     #tables DataTable { height: 1fr; }
     #waiting { height: auto; padding: 0 1; }
+    #link { height: auto; padding: 0 1; }
     #notice { height: 1; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -72,6 +73,7 @@ class LobbyScreen(StateScreen):
                 yield Label(" Live races (Enter watches)")
                 yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield TextView(id="waiting")
+        yield TextView(id="link")
         yield TextView(id="notice")
         yield Footer()
 
@@ -91,6 +93,10 @@ class LobbyScreen(StateScreen):
             self._shown = lobby
             self._fill(lobby)
         self.query_one("#waiting", TextView).set(self._waiting(state))
+        reason = render_link_reason(state)
+        link = self.query_one("#link", TextView)
+        link.set(reason)
+        link.display = bool(reason.plain)
         style = "bold red" if state.notice_is_error else ""
         self.query_one("#notice", TextView).set(Text(state.notice, style=style))
 
@@ -109,6 +115,8 @@ class LobbyScreen(StateScreen):
     @staticmethod
     def _waiting(state: ClientState) -> Text:
         waiting = state.waiting
+        if state.link in ("failed", "replaced"):
+            return Text("not connected: q quits", style="dim")
         if waiting is None:
             return Text("s quick match · c create a room · j join a room · ? help", style="dim")
         if waiting.kind == "seeking":

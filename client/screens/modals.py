@@ -48,6 +48,7 @@ _MODAL_CSS = """
     width: 74; height: auto; max-height: 22;
     border: thick $accent; background: $surface; padding: 0 1;
 }}
+{name} #error {{ width: 100%; color: $text-error; }}
 """
 
 
@@ -93,14 +94,16 @@ class _InputScreen(ModalScreen[str | None]):
     TITLE_TEXT = ""
     PLACEHOLDER = ""
 
-    def __init__(self, error: str = "") -> None:
+    def __init__(self, error: str = "", *, value: str = "") -> None:
         super().__init__()
         self.error = error
+        self.value = value
+        """What the input starts with (a name to send again as it is)."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(self.TITLE_TEXT)
-            yield Input(placeholder=self.PLACEHOLDER)
+            yield Input(self.value, placeholder=self.PLACEHOLDER)
             yield Label(self.error, id="error")
 
     def action_cancel(self) -> None:

@@ -18,7 +18,7 @@ from protocol import Redeal, Rematch, Resign
 
 from ..keys import BED_KEYS, BOUQUET_KEYS
 from ..messages import BackToLobby, CardKey, CardTyped, Command, Notice
-from ..render import render_board, render_result, render_topbar
+from ..render import render_board, render_link_reason, render_result, render_topbar
 from .base import StateScreen, TextView
 from .modals import ConfirmScreen, HelpScreen
 
@@ -79,6 +79,7 @@ class RaceScreen(StateScreen):
     #mine { width: 3fr; min-width: 46; }
     #theirs { width: 2fr; min-width: 30; }
     #result { height: auto; border: heavy $accent; padding: 0 1; display: none; }
+    #link { height: auto; padding: 0 1; }
     #notice { height: 1; padding: 0 1; }
     #prompt { height: 1; border: none; padding: 0 1; display: none; }
     #keys { dock: bottom; height: 1; padding: 0 1; color: $text-muted; }
@@ -93,6 +94,7 @@ class RaceScreen(StateScreen):
             yield BoardView(main=True, id="mine")
             yield BoardView(main=False, id="theirs")
         yield TextView(id="result")
+        yield TextView(id="link")
         yield TextView(id="notice")
         yield Input(placeholder="card (qh, 10h, th) and Enter; Esc closes", id="prompt")
         yield TextView(KEY_HINTS, id="keys")
@@ -108,6 +110,10 @@ class RaceScreen(StateScreen):
         result.display = race is not None and race.over is not None
         if race is not None and race.over is not None:
             result.set(render_result(race))
+        reason = render_link_reason(state)
+        link = self.query_one("#link", TextView)
+        link.set(reason)
+        link.display = bool(reason.plain)
         style = "bold red" if state.notice_is_error else ""
         self.query_one("#notice", TextView).set(Text(state.notice, style=style))
         if race is not None and race.other is None:

@@ -1,7 +1,8 @@
 """Fixtures for the client tests: a real server on port 0, real client apps driven by Pilot.
 
 * ``start_server(**settings)`` runs an in-process :class:`~server.app.GameServer`
-  with an SQLite file in ``tmp_path``;
+  with an SQLite file in ``tmp_path`` (a new one each time, unless ``db`` names
+  one), on a free port unless ``port`` names one: a restart at the same URL;
 * ``make_app(server, name, **options)`` builds a :class:`FlowerGardenApp` for it;
 * ``driving(app)`` runs it with ``run_test`` and yields a :class:`Driver`:
   keys in (``press``), conditions awaited (``until``: tests never sleep to wait
@@ -17,6 +18,7 @@ import html
 import itertools
 import os
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -59,9 +61,9 @@ def config_home(tmp_path, monkeypatch):
 async def start_server(tmp_path) -> AsyncIterator[Callable[..., Awaitable[GameServer]]]:
     servers: list[GameServer] = []
 
-    async def start(**settings: Any) -> GameServer:
-        path = tmp_path / f"server{len(servers)}.sqlite3"
-        server = GameServer(Settings(port=0, db=str(path), **settings), SqliteStore(path))
+    async def start(*, port: int = 0, db: str | None = None, **settings: Any) -> GameServer:
+        path = Path(db) if db is not None else tmp_path / f"server{len(servers)}.sqlite3"
+        server = GameServer(Settings(port=port, db=str(path), **settings), SqliteStore(path))
         await server.start()
         servers.append(server)
         return server
@@ -121,6 +123,10 @@ class Driver:
                     raise AssertionError(f"timed out waiting for {what or predicate}")
                 await self.pilot.pause(0.005)
 
+    async def until_shown(self, words: str, timeout: float = TIMEOUT) -> None:
+        """Await ``words`` on the screen, read through line breaks and borders (:func:`flat`)."""
+        await self.until(lambda: words in flat("\n".join(screen_lines(self.app))), words, timeout)
+
     async def resize(self, width: int, height: int) -> None:
         with self.app._context():
             await self.pilot.resize_terminal(width, height)
@@ -160,6 +166,11 @@ _TEXT = re.compile(
 )
 _CELL = 12.2
 """The width of one cell in Rich's SVG export."""
+
+
+def flat(text: str) -> str:
+    """Screen text without line breaks, padding and borders: wrapped words read through."""
+    return " ".join(re.sub(r"[█▀▄▌▐│┃─━╭╮╰╯┏┓┗┛]", " ", text).split())
 
 
 def screen_lines(app: FlowerGardenApp) -> list[str]:

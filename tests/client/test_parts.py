@@ -87,12 +87,20 @@ def test_command_line_actions_and_rules():
 
 
 @pytest.mark.parametrize(
-    "argv", [["--seek", "--room", "X"], ["--time-limit", "5"], ["--redeals", "2"]]
+    "argv",
+    [
+        ["--seek", "--room", "X"],
+        ["--time-limit", "5"],
+        ["--redeals", "2"],
+        ["--server", "http://127.0.0.1:8765/ws"],
+    ],
 )
 def test_command_line_errors(argv, capsys):
     with pytest.raises(SystemExit) as exc:
         parse_args(argv, encoding="utf-8")
     assert exc.value.code == 2
+    if "--server" in argv:  # said before the app starts, in the words the app would use
+        assert "not a websocket URL" in capsys.readouterr().err
 
 
 def test_every_flag_has_help(capsys):

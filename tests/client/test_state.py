@@ -10,6 +10,7 @@ from protocol import (
     GameOver,
     GameStart,
     GameState,
+    LobbySnapshot,
     OpponentAway,
     OpponentBack,
     Play,
@@ -20,6 +21,7 @@ from protocol import (
     Rules,
     Seeking,
     StatusChanged,
+    Welcome,
     board_to_wire,
 )
 
@@ -33,7 +35,13 @@ def started(now: float = 100.0, seat: int = 0) -> tuple[ClientState, Board]:
     wire = board_to_wire(board)
     state = ClientState("ws://x/ws", "ann")
     start = GameStart(
-        game_id=GAME, seat=seat, players=["ann", "bob"], rules=RULES, boards=[wire, wire], seq=0
+        game_id=GAME,
+        seat=seat,
+        players=["ann", "bob"],
+        rules=RULES,
+        boards=[wire, wire],
+        seq=0,
+        over=None,
     )
     assert state.apply(start, now) is False
     return state, board
@@ -212,3 +220,68 @@ def test_outcome_in_words():
     assert outcome_words(Outcome("draw", None, "equal_cards", (4, 4)), 0, players)[0] == "Draw"
     assert outcome_words(Outcome("win", 1, "time", (4, 9)), None, players)[0] == "bob won"
     assert outcome_words(Outcome("solo", None, "cleared", (52,)), 0, ["you"])[0] == "Cleared!"
+
+
+def welcome() -> Welcome:
+    return Welcome(player_id="p1", name="ann", token="t", protocol=1)
+
+
+def lobby() -> LobbySnapshot:
+    return LobbySnapshot(online=1, seeking=0, rooms=[], games=[])
+
+
+def test_a_lobby_before_the_game_state_means_the_race_is_gone():
+    state, _ = started()
+    state.apply(welcome(), 200)  # back after a drop: the race's game_state should come first
+    assert state.resuming == GAME and state.race is not None
+    state.apply(lobby(), 201)
+    assert state.race is None and state.resuming is None
+    assert state.notice == "the race is gone: the server no longer has it"
+    assert state.notice_is_error
+
+
+def test_a_game_state_before_the_lobby_resumes_the_race():
+    state, board = started()
+    state.apply(welcome(), 200)
+    wire = board_to_wire(board)
+    resumed = GameState(
+        game_id=GAME,
+        seat=0,
+        players=["ann", "bob"],
+        rules=RULES,
+        boards=[wire, wire],
+        seq=0,
+        over=None,
+    )
+    state.apply(resumed, 201)
+    state.apply(lobby(), 202)
+    assert state.race is not None and state.race.game_id == GAME
+    assert state.notice == ""
+
+
+def test_a_finished_race_is_not_waited_for():
+    state, _ = started()
+    over = GameOver(
+        game_id=GAME, result="draw", winner=None, reason="aborted", counts=[0, 0], seq=1
+    )
+    state.apply(over, 150)
+    state.apply(welcome(), 200)  # the server owes no game_state for a race seen to its end
+    assert state.resuming is None
+    state.apply(lobby(), 201)
+    assert state.race is not None and state.race.over is not None  # the result stays up
+    headline, reason = outcome_words(state.race.over, 0, ["ann", "bob"])
+    assert (headline, reason) == ("Draw", "the race was aborted: the server could not restore it")
+
+
+def test_unavailable_is_said_as_try_again():
+    state = ClientState()
+    state.apply(Error(code="unavailable", message="the store is failing"), 1)
+    assert state.notice.startswith("the server cannot do that right now (nothing changed)")
+
+
+def test_the_link_reason_goes_when_the_line_is_back():
+    state = ClientState()
+    state.set_link("connecting", 1, 5.0, "cannot reach h:1: is the server running? (`make serve`)")
+    assert state.link_reason.startswith("cannot reach")
+    state.set_link("online")
+    assert state.link_reason == ""
