@@ -10,8 +10,8 @@ settings as ``flowergarden-server``, with three differences, each a flag:
   benchmark player sends several hundred. The limiter still runs on every
   message, so its cost is measured.
 
-Connections and new players per address are not limited (every benchmark client
-is 127.0.0.1).
+Connections (in all and per address) and new players per address are not
+limited: every benchmark client is 127.0.0.1, and the memory benchmark opens 10,000.
 It runs until SIGTERM or SIGINT, like the real server.
 """
 
@@ -65,6 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         db=args.db,
         log_level=args.log_level,
         max_connections_per_ip=1_000_000,
+        max_connections=1_000_000,
         new_players_per_ip=1_000_000,
     )
     configure_logging(settings.log_level)

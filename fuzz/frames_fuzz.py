@@ -1,18 +1,24 @@
-"""An atheris (libFuzzer) target for :func:`server.frames.plain_texts`, which
-reads a player's frames in websockets' place.
+"""An atheris (libFuzzer) target for :func:`server.frames.split_frame`, which
+cuts a client's byte stream into frames in front of websockets' protocol.
 
 Run it (not part of ``make test``; ``atheris`` is not a project dependency)::
 
     .venv/bin/pip install atheris
     .venv/bin/python -m fuzz.frames_fuzz -max_total_time=300 -max_len=1024 fuzz/frames_corpus
 
-The property checked on every input, with no size limit and with a small one:
-``plain_texts`` returns the leading frames that websockets' own
-``Frame.parse`` reads as whole, valid text messages, and the bytes they take,
-so that what it leaves to websockets starts at a frame's first byte. It stops
-short of websockets only at a frame whose length is written in eight bytes
-(websockets' writers use that form only past 64 KiB, well over any frame the
-server takes), which it leaves to websockets.
+The property, checked on every input for two size limits, holds the splitter
+to websockets' own sans-I/O protocol (its public ``receive_data`` and
+``events_received``), as :class:`~server.transport.Connection` uses it:
+
+* fed the pieces the splitter cuts, one at a time, the protocol sees exactly
+  the frames it sees when fed the whole input at once, and ends in the same
+  state: each whole piece is one frame, or the protocol refuses it;
+* a piece read as plain text is a whole text frame to the protocol too, with
+  the same text, and changes nothing in it (so it may skip the protocol);
+  a text frame the splitter does not read as plain is one the protocol
+  refuses, or whose payload is not UTF-8;
+* a header that announces too much is one the protocol refuses from the
+  header alone, and the start of a frame is never taken for a whole one.
 
 ``tests/server/test_frames.py`` runs :func:`check` on random frame streams
 with hypothesis, so that this target does not rot.
@@ -20,51 +26,103 @@ with hypothesis, so that this target does not rot.
 
 from __future__ import annotations
 
+import os
 import sys
 
-from websockets.exceptions import PayloadTooBig, ProtocolError
 from websockets.frames import Frame, Opcode
-from websockets.streams import StreamReader
+from websockets.protocol import State
+from websockets.server import ServerProtocol
 
-from server.frames import plain_texts
+from server.frames import NEED_MORE, TOO_BIG, split_frame
 
-MAX_SIZES = (None, 300)
+__all__ = ["MAX_SIZES", "check", "client_frame"]
+
+MAX_SIZES = (1 << 20, 300)
+
+
+def client_frame(
+    payload: bytes,
+    opcode: int = Opcode.TEXT.value,
+    *,
+    fin: bool = True,
+    mask: bool = True,
+    rsv: int = 0,
+    long_length: bool = False,
+) -> bytes:
+    """One frame as a client writes it (RFC 6455, 5.2), or as a hostile one
+    might: unmasked, with reserved bits (``rsv``: 0 to 7), or its length in 8
+    bytes whatever it is."""
+    first = (0x80 if fin else 0) | rsv << 4 | opcode
+    length = len(payload)
+    flag = 0x80 if mask else 0
+    if long_length or length > 0xFFFF:
+        head = bytes([first, flag | 127]) + length.to_bytes(8, "big")
+    elif length > 125:
+        head = bytes([first, flag | 126]) + length.to_bytes(2, "big")
+    else:
+        head = bytes([first, flag | length])
+    if not mask:
+        return head + payload
+    key = os.urandom(4)
+    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
 
 
 def check(data: bytes) -> None:
     """The fuzz property for one input; raises ``AssertionError`` when it breaks."""
     for max_size in MAX_SIZES:
-        texts, used = plain_texts(data, max_size)
-        expected = websockets_texts(data, max_size)
-        assert texts == [text for text, _ in expected[: len(texts)]], (data, max_size)
-        assert used == (expected[len(texts) - 1][1] if texts else 0), (data, max_size)
-        if len(texts) < len(expected):
-            assert data[used + 1] & 0x7F == 127, (data, max_size)
+        whole = ServerProtocol(state=State.OPEN, max_size=max_size)
+        whole.receive_data(data)
+        expected = whole.events_received()
+        split = ServerProtocol(state=State.OPEN, max_size=max_size)
+        seen = _feed_split(split, data, max_size)
+        assert seen == expected, (data, max_size)
+        assert split.state is whole.state, (data, max_size)
 
 
-def websockets_texts(data: bytes, max_size: int | None) -> list[tuple[str, int]]:
-    """What websockets makes of ``data``: the leading whole text messages, each
-    with the offset where its frame ends."""
-    reader = StreamReader()
-    reader.feed_data(data)
-    reader.feed_eof()
-    texts: list[tuple[str, int]] = []
-    while True:
-        parser = Frame.parse(reader.read_exact, mask=True, max_size=max_size, extensions=[])
-        try:
-            next(parser)
-        except StopIteration as done:
-            frame: Frame = done.value
-        except (EOFError, ProtocolError, PayloadTooBig):
-            return texts
-        else:  # pragma: no cover - after feed_eof the parser never waits
-            raise AssertionError("the parser waits for data after the end")
-        if frame.opcode is not Opcode.TEXT or not frame.fin:
-            return texts
-        try:
-            texts.append((frame.data.decode(), len(data) - len(reader.buffer)))
-        except UnicodeDecodeError:
-            return texts
+def _feed_split(protocol: ServerProtocol, data: bytes, max_size: int) -> list[object]:
+    """Feed ``data`` to ``protocol`` as the connection does; the events, checked on the way."""
+    seen: list[object] = []
+    start, fragmented = 0, False
+    while start < len(data) and protocol.state is State.OPEN:
+        stop, text = split_frame(data, start, max_size)
+        if stop == TOO_BIG:
+            protocol.receive_data(data[start:])
+            assert protocol.state is not State.OPEN, "a frame too big, taken by the protocol"
+            assert not protocol.events_received()
+            return seen
+        if stop == NEED_MORE:
+            protocol.receive_data(data[start:])
+            assert not protocol.events_received(), "a frame cut short, yet whole"
+            return seen
+        protocol.data_to_send()  # what earlier frames made it write (a pong)
+        protocol.receive_data(data[start:stop])
+        events = protocol.events_received()
+        if protocol.state is State.OPEN:
+            assert len(events) == 1, "one piece, one frame"
+            frame = events[0]
+            assert isinstance(frame, Frame)
+            if text is not None and not fragmented:
+                assert (frame.opcode, frame.fin) == (Opcode.TEXT, True)
+                assert bytes(frame.data).decode() == text
+                assert not protocol.data_to_send(), "a plain text frame makes the protocol write"
+            elif frame.opcode is Opcode.TEXT and frame.fin and not fragmented:
+                assert not _is_utf8(bytes(frame.data)), "a plain text frame not read as plain"
+            if frame.opcode in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT):
+                fragmented = not frame.fin
+        seen.extend(events)
+        start = stop
+    if start < len(data):
+        protocol.receive_data(data[start:])
+        seen.extend(protocol.events_received())
+    return seen
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode()
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,10 +1,13 @@
-"""The asyncio glue: websockets in, the lobby core in the middle, frames out.
+"""The asyncio glue: connections in, the lobby core in the middle, frames out.
 
-One task per connection reads frames, checks the rate limit, decodes them with
-:mod:`protocol` and hands them to the :class:`~server.lobby.Lobby`; the
-outputs go to each receiver's :class:`~server.outbox.Outbox`. No rule of the
-game or the lobby lives here: only identity (which needs the store), timers,
-and what belongs to sockets (close codes, limits, health).
+:class:`GameServer` is the :class:`~server.transport.Handler` of every
+connection (:mod:`server.transport`, the only module that knows websockets):
+each message, as it arrives, passes the rate limit, is decoded with
+:mod:`protocol` and handed to the :class:`~server.lobby.Lobby`; the outputs
+go to each receiver's outgoing queue. Only a ``hello`` waits (for the store),
+and the messages behind it wait with it. No rule of the game or the lobby
+lives here: only identity (which needs the store), timers, and what belongs
+to sockets (close codes, limits, health).
 
 Close codes: 1001 on shutdown, 1003 for a binary frame, 1008 for a flood or
 a missing ``hello``, 1009 for a frame over ``--max-message`` (websockets
@@ -22,10 +25,6 @@ import time
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
-from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.exceptions import ConnectionClosed
-from websockets.protocol import State
-
 from protocol import (
     PROTOCOL_VERSION,
     DecodeError,
@@ -38,33 +37,27 @@ from protocol import (
     played_frame,
 )
 
-from .connection import (
-    CLOSE_TIMEOUT,
-    Conn,
-    GameConnection,
-    error,
-    ip_of,
-    json_response,
-    tracked,
-    with_id,
-)
-from .events import Output, RaceEnded, Refused, Send, SendPlayed, Wake
+from .connection import Conn, error, with_id
+from .events import Journaled, Output, RaceStarted, Refused, Send, SendPlayed, Wake
+from .handler import Options
 from .identity import Identity, Registry
 from .limits import AddressLimit, RateLimiter, Verdict
+from .listener import Listener
 from .lobby import Lobby
-from .outbox import Writer
+from .restore import restore
+from .store import StoreError, StoreUnavailable
 from .timers import RaceTimers
+from .transport import json_response, text_response
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, Coroutine
-
-    from websockets.http11 import Request, Response
+    from collections.abc import Awaitable, Callable
 
     from protocol import ClientMessage, RequestId
 
     from .config import Settings
     from .record import RaceRecord
     from .store import Store
+    from .transport import Request, Response
 
 __all__ = ["GameServer"]
 
@@ -101,45 +94,63 @@ class GameServer:
         self._new_players = AddressLimit(settings.new_players_per_ip, settings.new_players_per_ip)
         self.registry = Registry()
         self.closing = False
-        self._server: Server | None = None
+        self._listener: Listener[Conn] | None = None
         self._conns: dict[str, Conn] = {}
-        self._connections: set[ServerConnection] = set()
-        """Every connection whose TCP connection is open, in its handshake or not."""
-        self._per_ip: dict[str, int] = {}
+        """The connection of every player who has said hello."""
+        self._pages: dict[str, Callable[[Conn, Request], Response]] = {
+            "/healthz": self._healthz,
+        }
+        """The plain HTTP paths, each answered by a page; anything else but /ws is 404."""
         self._timers = RaceTimers(self._tick, clock)
-        self._writer = Writer()
         self._writes: set[asyncio.Future[None]] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._handling = 0
-        """Connection handlers running; ``_idle`` is set when there are none."""
-        self._idle = asyncio.Event()
-        self._idle.set()
+        self._hellos: set[asyncio.Task[None]] = set()
+        """Hellos waiting for the store."""
         self._closed: asyncio.Future[None] | None = None
-        self._port = 0
 
     # -- life cycle ------------------------------------------------------------
 
     async def start(self) -> None:
         self.registry = Registry(await self.store.open())
-        self._server = await serve(
-            self._handle,
-            self.settings.host,
-            self.settings.port,
-            process_request=self._process_request,
-            max_size=self.settings.max_message,
+        await self._restore_races()
+        settings = self.settings
+        options = Options(
+            max_size=settings.max_message,
+            queue=settings.send_queue,
+            open_timeout=settings.hello_timeout,
             compression=self._compression,
-            open_timeout=self.settings.hello_timeout,
-            close_timeout=CLOSE_TIMEOUT,
-            create_connection=tracked(self._connections),
         )
-        self._port = next(iter(self._server.sockets)).getsockname()[1]
+        listener = Listener(self, self._connection, options, settings.max_connections)
+        await listener.start(settings.host, settings.port)
+        self._listener = listener
         log.info("listening on %s", self.url)
+
+    async def _restore_races(self) -> None:
+        """Take back every race the last process left live (server/restore.py)."""
+        began = time.perf_counter()
+        live = await self.store.live_races()
+        now, settings = self.clock(), self.settings
+        for start, entries, elapsed in live:
+            race, left = restore(
+                start,
+                entries,
+                elapsed=elapsed,
+                now=now,
+                idle_limit=settings.idle_timeout,
+                grace=settings.grace,
+            )
+            self._deliver(self.lobby.restore(race, left), "", None)
+        if live:
+            took = (time.perf_counter() - began) * 1000
+            log.info("restored %d live races in %.0f ms", len(live), took)
+
+    def _connection(self, listener: Listener[Conn]) -> Conn:
+        return Conn(listener, self._limiter())
 
     @property
     def port(self) -> int:
         """The port the server listens on (chosen by the OS for port 0)."""
-        assert self._server is not None, "the server is not started"
-        return self._port
+        assert self._listener is not None, "the server is not started"
+        return self._listener.port
 
     @property
     def url(self) -> str:
@@ -149,9 +160,12 @@ class GameServer:
         """Shut down; closing again only waits for the first close to end.
 
         In order: ``/healthz`` answers 503 and new players are refused; every
-        connection is closed with 1001 and its handler has ended; finished
-        races reach the store, which is closed; then the server stops
-        listening. Listening to the end lets health checks see the 503.
+        websocket is closed with 1001, each given ``CLOSE_TIMEOUT`` to end
+        whatever its client does (one that never reads included); the store
+        closes once what was asked of it (finished races, hellos) is done;
+        then the server stops listening and aborts what is left (connections
+        in their opening handshake). Listening to the end lets health checks
+        see the 503.
         """
         if self._closed is None:
             self._closed = asyncio.ensure_future(self._shut_down())
@@ -159,34 +173,22 @@ class GameServer:
 
     async def _shut_down(self) -> None:
         self.closing = True
-        server = self._server
-        if server is not None:
-            await self._close_connections(server)
+        listener = self._listener
+        if listener is not None:
+            await listener.close_connections(1001, "the server is shutting down")
         self._timers.cancel_all()
-        if self._writes:
-            await asyncio.gather(*self._writes, return_exceptions=True)
+        # Live races stay live: the next process takes them from the journal,
+        # at the time they stand at now.
+        await self.store.suspend(self.lobby.elapsed(self.clock()))
+        # The store finishes every call already made of it as it closes (and
+        # stops retrying writes that keep failing): waiting for the hellos and
+        # writes before closing it could be waiting for ever.
         await self.store.close()
-        if server is not None:
-            server.close()
-            # Connections still in their opening handshake would hold
-            # wait_closed for up to --hello-timeout: nobody waits for them.
-            for connection in list(self._connections):
-                if connection.protocol.state is State.CONNECTING:
-                    connection.transport.abort()
-            await server.wait_closed()
+        if pending := self._hellos | self._writes:
+            await asyncio.gather(*pending, return_exceptions=True)
+        if listener is not None:
+            await listener.close()
         log.info("closed")
-
-    async def _close_connections(self, server: Server) -> None:
-        # A connection may open while others close (its handshake was accepted
-        # just before closing began): go on until none is open or handled.
-        while True:
-            if sockets := server.connections:
-                closes = (ws.close(1001, "the server is shutting down") for ws in sockets)
-                await asyncio.gather(*closes, return_exceptions=True)
-            elif self._handling:
-                await self._idle.wait()
-            else:
-                return
 
     async def __aenter__(self) -> GameServer:
         await self.start()
@@ -197,135 +199,146 @@ class GameServer:
 
     # -- HTTP ------------------------------------------------------------------
 
-    def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        if request.path == "/healthz":
-            status = HTTPStatus.SERVICE_UNAVAILABLE if self.closing else HTTPStatus.OK
-            body = {
-                "status": "closing" if self.closing else "ok",
-                "online": self.lobby.online,
-                "connections": len(self._conns),
-            }
-            return json_response(status, body)
-        if request.path != "/ws":
-            return connection.respond(HTTPStatus.NOT_FOUND, "Not found: the websocket is at /ws\n")
+    def request(self, conn: Conn, request: Request) -> Response | None:
+        """The answer to a connection's HTTP request: a page, a refusal, or None
+        to open the websocket. A new page is one more entry in ``_pages``."""
+        path = request.path.partition("?")[0]
+        page = self._pages.get(path)
+        if page is not None:
+            return page(conn, request)
+        if path != "/ws":
+            return text_response(HTTPStatus.NOT_FOUND, "Not found: the websocket is at /ws\n")
         if self.closing:
-            return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "Shutting down\n")
-        if self._per_ip.get(ip_of(connection), 0) >= self.settings.max_connections_per_ip:
-            return connection.respond(HTTPStatus.TOO_MANY_REQUESTS, "Too many connections\n")
+            return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "Shutting down\n")
+        if conn.rank >= self.settings.max_connections:
+            return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "Server full; try again later\n")
+        if conn.ip_rank >= self.settings.max_connections_per_ip:
+            return text_response(HTTPStatus.TOO_MANY_REQUESTS, "Too many connections\n")
         return None
+
+    def _healthz(self, conn: Conn, request: Request) -> Response:
+        """200 while the server takes players (``degraded`` while the store's
+        writes fail); 503 while it shuts down or is full.
+
+        ``connections`` counts every TCP connection open (this one, and those
+        in their handshake, included); ``players`` those that said hello.
+        """
+        full = conn.rank >= self.settings.max_connections
+        status = "closing" if self.closing else "full" if full else "ok"
+        if status == "ok" and self.store.failing:
+            status = "degraded"
+        assert self._listener is not None
+        body = {
+            "status": status,
+            "online": self.lobby.online,
+            "players": len(self._conns),
+            "connections": len(self._listener.connections),
+        }
+        ok = status in ("ok", "degraded")
+        code = HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE
+        return json_response(code, body)
 
     # -- one connection --------------------------------------------------------
 
-    async def _handle(self, ws: ServerConnection) -> None:
-        self._handling += 1
-        self._idle.clear()
-        try:
-            await self._serve(ws)
-        finally:
-            self._handling -= 1
-            if not self._handling:
-                self._idle.set()
-
-    async def _serve(self, ws: ServerConnection) -> None:
-        assert isinstance(ws, GameConnection), "serve() makes its connections with tracked()"
-        ws.forget_handshake()
-        conn = Conn(ws, self.settings.send_queue, self._limiter(), self._writer)
-        self._per_ip[conn.ip] = self._per_ip.get(conn.ip, 0) + 1
-        hello_timer = asyncio.get_running_loop().call_later(
+    def opened(self, conn: Conn) -> None:
+        conn.hello_timer = asyncio.get_running_loop().call_later(
             self.settings.hello_timeout, self._hello_timeout, conn
         )
-        try:
-            await self._read(conn)
-        except ConnectionClosed:
-            pass
-        finally:
-            conn.ws.on_text = None
-            hello_timer.cancel()
-            self._per_ip[conn.ip] -= 1
-            if not self._per_ip[conn.ip]:
-                del self._per_ip[conn.ip]
-            who = conn.player.name if conn.player else "replaced" if conn.replaced else "no hello"
-            log.info("connection from %s closed (%s): %s", conn.ip, ws.close_code, who)
-            try:
-                self._gone(conn)  # at once: the opponent hears of it without delay
-            finally:
-                await conn.outbox.close()
 
-    async def _read(self, conn: Conn) -> None:
-        """Every message until the player's hello is done; after it, those that
-        :class:`~server.connection.GameConnection` does not hand to :meth:`_on_text`."""
-        async for frame in conn.ws:
-            text = self._admit(conn, frame)
-            if text is None:
-                continue
-            if conn.player is None:
-                await self._before_hello(conn, text)
-            else:
-                self._on_message(conn, text)
+    def received(self, conn: Conn, message: str | bytes) -> None:
+        """A message, as it arrives: it passes the rate limit now, then is
+        handled, or held in order while a ``hello`` waits for the store."""
+        if not self._admit(conn):
+            return
+        if isinstance(message, bytes):
+            self._let_go(conn, 1003, "binary frames are refused")
+        elif conn.waiting is not None:
+            conn.waiting.append(message)
+        else:
+            self._handle(conn, message)
 
-    def _on_text(self, conn: Conn, frame: str) -> None:
-        """A message on the short path, straight from websockets' ``data_received``.
+    def pinged(self, conn: Conn) -> None:
+        """A ping counts against the rate limit as a message does (PROTOCOL.md, "Limits")."""
+        self._admit(conn)
 
-        A failure here is a bug: it is logged and the connection let go with
-        1011, as websockets does when a handler task fails, and nothing more
-        from it is handled.
+    def closed(self, conn: Conn) -> None:
+        if conn.hello_timer is not None:
+            conn.hello_timer.cancel()
+        who = conn.player.name if conn.player else "replaced" if conn.replaced else "no hello"
+        log.info("connection from %s closed (%s): %s", conn.ip, conn.close_code, who)
+        self._gone(conn)  # at once: the opponent hears of it without delay
+
+    def _admit(self, conn: Conn) -> bool:
+        """Whether to handle the message (or ping) arriving now; the client is
+        told, or let go, when it is over the rate limit."""
+        if conn.replaced or conn.let_go or self.closing:
+            # After a newer connection took the player over, or once the
+            # server is closing the connection: read, so that the peer's
+            # close frame is seen, and dropped.
+            return False
+        verdict = conn.limiter.admit(self.clock())
+        if verdict is Verdict.LIMIT:
+            conn.send(Error(code="rate_limited", message="too many messages; slow down"))
+        elif verdict is Verdict.CLOSE:
+            self._let_go(conn, 1008, "too many messages")
+        return verdict is Verdict.ACCEPT
+
+    def _handle(self, conn: Conn, text: str) -> bool:
+        """Handle one admitted message; False if that failed.
+
+        A failure is a bug: it is logged and the connection let go with 1011,
+        as websockets does when a handler fails, and nothing more from it is
+        handled.
         """
         try:
-            text = self._admit(conn, frame)
-            if text is not None:
+            if conn.player is None:
+                self._before_hello(conn, text)
+            else:
                 self._on_message(conn, text)
         except Exception:
             log.exception("handling a message from %s failed", conn.ip)
             self._let_go(conn, 1011, "internal error")
-
-    def _admit(self, conn: Conn, frame: str | bytes) -> str | None:
-        """The message to handle, or None if it is dropped (and the client told or let go)."""
-        if conn.replaced or conn.closing:
-            # Frames sent before a newer connection took the player over, or
-            # after the server began closing: read (so that the peer's close
-            # frame is seen) and dropped.
-            return None
-        verdict = conn.limiter.admit(self.clock())
-        if verdict is Verdict.LIMIT:
-            conn.send(Error(code="rate_limited", message="too many messages; slow down"))
-        if verdict is Verdict.CLOSE:
-            self._let_go(conn, 1008, "too many messages")
-            return None
-        if verdict is not Verdict.ACCEPT:
-            return None
-        if isinstance(frame, bytes):
-            self._let_go(conn, 1003, "binary frames are refused")
-            return None
-        return frame
+            return False
+        return True
 
     def _let_go(self, conn: Conn, code: int, reason: str) -> None:
-        """Close ``conn`` with ``code``, its player gone from the lobby at once.
-
-        The close runs in its own task while the handler goes on reading (and
-        dropping) frames: websockets stops reading once 16 messages are unread,
-        so a handler that awaited the closing handshake would never see the
-        peer's close frame behind them.
-        """
-        conn.closing = True
+        """Close ``conn`` with ``code`` once what is queued for it is written;
+        its player leaves the lobby at once, and nothing more from it is handled."""
+        conn.let_go = True
         self._gone(conn)
-        self._spawn(self._close_after_flush(conn, code, reason))
-
-    async def _close_after_flush(self, conn: Conn, code: int, reason: str) -> None:
-        await conn.outbox.flush()
-        await conn.ws.close(code, reason)
+        conn.close(code, reason)
 
     def _hello_timeout(self, conn: Conn) -> None:
         if conn.player is None and not conn.replaced:
-            self._spawn(conn.ws.close(1008, "no hello in time"))
+            conn.close(1008, "no hello in time")
 
-    async def _before_hello(self, conn: Conn, frame: str) -> None:
+    def _before_hello(self, conn: Conn, frame: str) -> None:
         message = self._decoded(conn, frame)
         if message is None:
             return
         if isinstance(message, Hello):
-            await self._hello(conn, message)
+            conn.waiting = []
+            hello = asyncio.create_task(self._hello(conn, message))
+            self._hellos.add(hello)
+            hello.add_done_callback(functools.partial(self._helloed, conn))
         else:
             conn.send(error("hello_first", "say hello first", message.id))
+
+    def _helloed(self, conn: Conn, hello: asyncio.Task[None]) -> None:
+        """The hello is done: handle what came meanwhile, in order, until
+        another hello waits."""
+        self._hellos.discard(hello)
+        waiting, conn.waiting = conn.waiting or [], None
+        if not hello.cancelled() and (exc := hello.exception()) is not None:
+            log.error("saying hello from %s failed", conn.ip, exc_info=exc)
+            self._let_go(conn, 1011, "internal error")
+            return
+        for i, text in enumerate(waiting):
+            if conn.let_go or conn.closing or not self._handle(conn, text):
+                return
+            if conn.waiting is not None:
+                conn.waiting.extend(waiting[i + 1 :])
+                return
 
     def _on_message(self, conn: Conn, frame: str) -> None:
         """A message from a player who has said hello: handling it never waits."""
@@ -362,9 +375,9 @@ class GameServer:
         except Refused as refused:
             conn.send(error(refused.code, refused.message, hello.id))
             return
+        if conn.closing or conn.let_go or self.closing:
+            return  # gone, or going, while the store answered: nobody to welcome
         conn.player = identity
-        # From now on no message needs to wait: take the short path.
-        conn.ws.on_text = functools.partial(self._on_text, conn)
         welcome = Welcome(
             player_id=identity.player_id,
             name=identity.name,
@@ -378,7 +391,7 @@ class GameServer:
         if old is not None:
             old.player = None  # its ending is not this player leaving
             old.replaced = True
-            self._spawn(old.ws.close(4000, "replaced by a newer connection"))
+            old.close(4000, "replaced by a newer connection")
         log.debug("%s is %s (%s)", conn.ip, identity.name, "back" if hello.token else "new")
         outputs = self.lobby.connect(identity.player_id, identity.name, self.clock(), conn.ip)
         self._deliver(outputs, identity.player_id, None)
@@ -389,15 +402,21 @@ class GameServer:
         if hello.token is not None:
             return self.registry.by_token(hello.token), hello.token
         self.registry.check_name(hello.name)  # a name refused costs no new player
+        if self.store.failing:  # not queued behind writes that are being retried
+            raise Refused("unavailable", "new players cannot be stored now; try again")
         if not self._new_players.charge(address, self.clock()):
             raise Refused("rate_limited", "too many new players from your address; try later")
         token = secrets.token_urlsafe(32)
         identity = self.registry.create("p" + secrets.token_hex(8), hello.name, token, time.time())
         try:
             await self.store.add_player(identity)
-        except Exception:
+        except StoreUnavailable as exc:
             self.registry.discard(identity.player_id)
-            log.exception("could not store a new player")
+            log.error("could not store new player %s: %s", identity.name, exc)
+            raise Refused("unavailable", "new players cannot be stored now; try again") from None
+        except StoreError as exc:
+            self.registry.discard(identity.player_id)
+            log.error("new player %s was refused by the store: %s", identity.name, exc)
             raise Refused("name_taken", "that name could not be registered") from None
         return identity, token
 
@@ -416,8 +435,8 @@ class GameServer:
         """Carry out the cores' outputs in order; the sender's first frame carries the id.
 
         Each message is encoded once, to bytes, for all the receivers its
-        output names. Frames after a :class:`RaceEnded` wait until the race
-        is on disk.
+        output names. Frames after a journal entry or a :class:`RaceEnded`
+        wait until it is on disk: nothing is announced that a crash could lose.
         """
         barrier: asyncio.Future[None] | None = None
         conns = self._conns
@@ -440,10 +459,14 @@ class GameServer:
             elif isinstance(out, Wake):
                 self._timers.wake(out.game_id, out.at)
                 continue
-            elif isinstance(out, RaceEnded):
-                barrier = self._record(out.record)
+            elif isinstance(out, Journaled):
+                barrier = self._persist(self.store.journal(out.game_id, out.entry))
                 continue
-            else:  # the journal of live races: not written yet
+            elif isinstance(out, RaceStarted):
+                barrier = self._persist(self.store.begin_race(out.start, time.time()))
+                continue
+            else:
+                barrier = self._record(out.record)
                 continue
             for player_id in out.to:
                 conn = conns.get(player_id)
@@ -469,19 +492,15 @@ class GameServer:
 
     def _persist(self, write: Awaitable[None]) -> asyncio.Future[None]:
         future = asyncio.ensure_future(write)
-        self._writes.add(future)
-        future.add_done_callback(self._written)
+        if future not in self._writes:  # the store shares one future per batch
+            self._writes.add(future)
+            future.add_done_callback(self._written)
         return future
 
     def _written(self, future: asyncio.Future[None]) -> None:
         self._writes.discard(future)
         if not future.cancelled() and future.exception() is not None:
             log.error("store write failed", exc_info=future.exception())
-
-    def _spawn(self, coroutine: Coroutine[object, object, None]) -> None:
-        task = asyncio.create_task(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     def _tick(self, game_id: str) -> None:
         self._deliver(self.lobby.tick(game_id, self.clock()), "", None)

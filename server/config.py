@@ -29,6 +29,7 @@ class Settings:
     max_message: int = 4096
     log_level: str = "INFO"
     max_connections_per_ip: int = 256
+    max_connections: int = 10_000
     hello_timeout: float = 10.0
     send_queue: int = 512
     new_players_per_ip: int = 500
@@ -43,7 +44,9 @@ _HELP = {
     "idle_timeout": "seconds a racer may go without a play before they are timed out",
     "max_message": "largest frame accepted, in bytes; a larger one closes with 1009",
     "log_level": "DEBUG, INFO, WARNING or ERROR",
-    "max_connections_per_ip": "open connections allowed from one address",
+    "max_connections_per_ip": "open connections allowed from one address, handshakes included",
+    "max_connections": "open TCP connections allowed in all, handshakes included; past it a new"
+    " one is answered 503, and past 10%% more closed unread",
     "hello_timeout": "seconds a new connection has to say hello",
     "send_queue": "messages queued for a slow receiver before it is disconnected",
     "new_players_per_ip": "new players (hello without a token) one address may make an hour",
@@ -87,8 +90,10 @@ def _check(parser: argparse.ArgumentParser, settings: Settings) -> None:
         parser.error("--grace must be >= 0, --idle-timeout and --hello-timeout > 0")
     if settings.max_message < 256:
         parser.error("--max-message must be at least 256 bytes")
-    if settings.max_connections_per_ip < 1 or settings.send_queue < 1:
-        parser.error("--max-connections-per-ip and --send-queue must be at least 1")
+    if min(settings.max_connections_per_ip, settings.max_connections, settings.send_queue) < 1:
+        parser.error(
+            "--max-connections-per-ip, --max-connections and --send-queue must be at least 1"
+        )
     if settings.new_players_per_ip < 1 or settings.wrong_codes_per_ip < 1:
         parser.error("--new-players-per-ip and --wrong-codes-per-ip must be at least 1")
     if settings.log_level.upper() not in {"DEBUG", "INFO", "WARNING", "ERROR"}:

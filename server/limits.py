@@ -7,6 +7,13 @@ dropped silently, and a client that keeps sending while limited (``patience``
 refused messages in one episode) is to be closed with 1008. An episode ends
 once the client has slowed down enough for half the burst to refill.
 
+The promise is about when a client *sends*, and the server sees when
+messages *arrive*: a first message held up on its way (a lost segment, resent)
+reaches the server with those sent after it, and the bucket would be short of
+what the client was owed. So the bucket holds ``LATENESS`` seconds of
+messages more than the burst: a client at the promised pace is never limited
+while its messages reach the server at most that much later than others.
+
 :class:`AddressLimit` counts what one IP address does across all its
 connections: new players, wrong room codes, HTTP requests.
 """
@@ -15,11 +22,14 @@ from __future__ import annotations
 
 from enum import Enum
 
-__all__ = ["AddressLimit", "RateLimiter", "Verdict"]
+__all__ = ["LATENESS", "AddressLimit", "RateLimiter", "Verdict"]
 
 _SLACK = 1e-6
 """A millionth of a message: the refill's float rounding (``0.02 * 50`` may be
 a hair under 1) must not refuse a client that keeps exactly to the promised rate."""
+LATENESS = 1.0
+"""Seconds by which a client's messages may arrive late, one against another,
+without counting against it (an initial retransmission timeout, RFC 6298)."""
 
 
 class Verdict(Enum):
@@ -33,15 +43,20 @@ class Verdict(Enum):
 
 
 class RateLimiter:
-    """A token bucket per connection."""
+    """A token bucket per connection, ``capacity`` deep: the burst and ``LATENESS`` at ``rate``."""
 
-    __slots__ = ("_limited", "_refused", "_tokens", "_updated", "burst", "patience", "rate")
+    __slots__ = (
+        "_limited", "_refused", "_tokens", "_updated", "burst", "capacity", "patience", "rate",
+    )  # fmt: skip
 
-    def __init__(self, burst: int = 200, rate: float = 50.0, patience: int = 100) -> None:
+    def __init__(
+        self, burst: int = 200, rate: float = 50.0, patience: int = 100, lateness: float = LATENESS
+    ) -> None:
         self.burst = burst
         self.rate = rate
         self.patience = patience
-        self._tokens = float(burst)
+        self.capacity = burst + rate * lateness
+        self._tokens = self.capacity
         self._updated: float | None = None
         self._limited = False
         self._refused = 0
@@ -49,7 +64,7 @@ class RateLimiter:
     def admit(self, now: float) -> Verdict:
         """Whether the message arriving at ``now`` may be handled."""
         if self._updated is not None:
-            self._tokens = min(self.burst, self._tokens + (now - self._updated) * self.rate)
+            self._tokens = min(self.capacity, self._tokens + (now - self._updated) * self.rate)
         self._updated = now
         if self._limited and self._tokens >= self.burst / 2:
             self._limited, self._refused = False, 0

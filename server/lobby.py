@@ -143,6 +143,10 @@ class Lobby:
     def online(self) -> int:
         return sum(1 for player in self._players.values() if player.online)
 
+    def elapsed(self, now: float) -> dict[str, float]:
+        """How far each live race has gone at ``now``, by game id: what a restart resumes from."""
+        return {game_id: now - race.started for game_id, race in self._races.items()}
+
     def race(self, game_id: str) -> Race | None:
         """A live race."""
         return self._races.get(game_id)

@@ -1,53 +1,44 @@
 """A bounded queue of outgoing frames per connection, written by a callback, not a task.
 
 The cores never wait for a socket: the glue pushes each frame here and
-returns at once. The first frame pushed to an empty queue asks the
-:class:`Writer` for a write (one ``loop.call_soon`` shared by all receivers),
-which hands every queued frame to the socket in a single ``transport.write``:
+returns at once. The first frame queued on an empty :class:`Outbox` asks the
+:class:`Writer` for a write (one ``loop.call_soon`` shared by every
+connection), which hands every queued frame to the socket in a single write:
 what one pass of the event loop produced for a receiver (a player's own
-``played`` and their opponent's, say) goes out together. A
-receiver that cannot keep up fills its queue, and is then cut off (the
-transport aborted: a close frame could not get through a full buffer anyway),
-so one slow reader never stalls a race or grows memory.
+``played`` and their opponent's, say) goes out together.
 
-Why not ``await ws.send(frame)`` in a task per connection: that costs an
-asynchronous context manager, a drain and a system call per frame, and a task
-with two events per idle connection. Profiled under load, it was the largest
-cost of the server after websockets' own reading. Frames go through
-websockets' sans-I/O protocol exactly as :func:`websockets.asyncio.server.broadcast`
-writes them, and frames are bytes, encoded once for all their receivers.
-
-Backpressure: when the socket's buffer is over websockets' high-water mark
-(the connection is ``paused``), frames stay queued until it drains; a queue
-that reaches its limit meanwhile cuts the receiver off, as before.
+Everything the server writes on a websocket goes through the queue, the
+protocol's own pongs and close frames too (as :class:`Wire` bytes), so that
+whatever a client makes the server say counts against one limit. A receiver
+that cannot keep up fills its queue, and is then cut off (the connection is
+aborted: a close frame could not get through a full buffer anyway), so one
+slow reader never stalls a race or grows memory. While asyncio has paused the
+connection (its socket buffer is full) frames stay queued.
 
 A frame may wait on a *barrier*: a future that must be done before the frame
-is written. The glue uses it to hold ``game_over`` back until the race is on
-disk, without holding back anything else on the event loop.
+is written, and everything behind it waits too. The glue uses it to hold
+``game_over`` back until the race is on disk, without holding back anything
+else on the event loop.
+
+Why not a task per connection awaiting ``send``: that costs a drain and a
+system call per frame, and a task per idle connection. Profiled under load,
+it was the largest cost of the server after the frame parser.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from typing import TYPE_CHECKING
 
-from websockets.protocol import State
+from .frames import text_header
 
-if TYPE_CHECKING:
-    from websockets.asyncio.server import ServerConnection
-
-__all__ = ["Outbox", "Writer"]
+__all__ = ["Held", "Outbox", "Wire", "Writer"]
 
 log = logging.getLogger("flowergarden.server")
 
 
 class Writer:
-    """Runs the writes of every outbox that has frames, once per pass of the event loop.
-
-    One scheduled callback for all receivers, rather than one per receiver.
-    """
+    """Writes every outbox that has frames queued, once per pass of the event loop."""
 
     __slots__ = ("_due", "_scheduled")
 
@@ -65,145 +56,134 @@ class Writer:
         self._scheduled = False
         due, self._due = self._due, []
         for outbox in due:
-            outbox.write()
+            try:
+                outbox.write()
+            except Exception:  # a bug: the other receivers still get their frames
+                log.exception("writing to a connection failed")
+                outbox.cut_off()
+
+
+class Wire:
+    """Bytes ready for the socket (a pong, a close frame); ``b""`` ends the stream."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+
+class Held:
+    """A queued frame that waits until ``barrier`` is done."""
+
+    __slots__ = ("barrier", "frame")
+
+    def __init__(self, frame: bytes | Wire, barrier: asyncio.Future[None]) -> None:
+        self.frame, self.barrier = frame, barrier
 
 
 class Outbox:
-    """Frames waiting to be written to one websocket."""
+    """Frames waiting to be written to one connection.
 
-    __slots__ = (
-        "_closed",
-        "_drainer",
-        "_flushed",
-        "_frames",
-        "_limit",
-        "_scheduled",
-        "_stalled",
-        "_writer",
-        "_ws",
-        "overflowed",
-    )
+    A plain ``bytes`` item is the payload of a text frame, framed as it is
+    written (a server's frames are not masked). The connection supplies the
+    socket: :meth:`write_bytes`, :meth:`write_end` and what to do on overflow.
+    """
 
-    def __init__(self, ws: ServerConnection, limit: int, writer: Writer | None = None) -> None:
-        self._ws = ws
-        self._writer = Writer() if writer is None else writer
-        self._limit = limit
+    __slots__ = ("_blocked", "_limit", "_paused", "_queue", "_scheduled", "_writer", "closing")
+
+    def __init__(self, limit: int, writer: Writer) -> None:
+        self._limit, self._writer = limit, writer
         # A list, not a deque: an empty deque takes 760 bytes, and most
         # connections, idle ones included, have nothing queued.
-        self._frames: list[tuple[bytes, asyncio.Future[None] | None]] = []
-        self._scheduled = False
-        """A write is due on the event loop."""
-        self._stalled = False
-        """Waiting for a barrier or for the socket to drain; that wait schedules the write."""
-        self._drainer: asyncio.Task[None] | None = None
-        self._flushed: asyncio.Future[None] | None = None
-        self._closed = False
-        self.overflowed = False
+        self._queue: list[bytes | Wire | Held] = []
+        self._scheduled = self._paused = self._blocked = False
+        self.closing = False
+        """Nothing more is queued: a close frame is, or the connection is gone."""
+
+    # The connection's side.
+
+    def write_bytes(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    def write_end(self) -> None:
+        """End the stream (half-close the TCP connection)."""
+        raise NotImplementedError
+
+    def overflowed(self) -> None:
+        """The queue is full: the connection is to be cut off."""
+        raise NotImplementedError
+
+    def cut_off(self) -> None:
+        """End the connection at once: nothing more can be written to it."""
+        raise NotImplementedError
+
+    # The queue.
 
     def push(self, frame: bytes, barrier: asyncio.Future[None] | None = None) -> None:
-        """Queue ``frame`` (UTF-8 JSON text); cut the connection off if its queue is full."""
-        if self.overflowed or self._closed:
+        """Queue a text frame (UTF-8 ``frame``), behind ``barrier`` if there is one."""
+        if not self.closing:
+            self.enqueue(frame if barrier is None else Held(frame, barrier))
+
+    def enqueue(self, item: bytes | Wire | Held) -> None:
+        queue = self._queue
+        if len(queue) >= self._limit:
+            self.overflowed()
             return
-        if len(self._frames) >= self._limit:
-            self.overflowed = True
-            self._frames.clear()
-            log.warning("dropping a receiver that does not keep up (%s)", self._ws.remote_address)
-            self._ws.transport.abort()
-            self._settle()
-            return
-        self._frames.append((frame, barrier))
-        if not self._scheduled and not self._stalled:
+        queue.append(item)
+        if not (self._scheduled or self._paused or self._blocked):
             self._scheduled = True
             self._writer.want(self)
 
-    async def close(self) -> None:
-        """Stop writing; frames not yet written are dropped."""
-        self._closed = True
-        self._frames.clear()
-        self._settle()
-        if self._drainer is not None:
-            self._drainer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._drainer
+    def drop(self) -> None:
+        """Nothing queued will be written, nor anything queued later."""
+        self.closing = True
+        self._queue.clear()
 
-    async def flush(self) -> None:
-        """Wait until every queued frame has been handed to the socket (or writing stopped)."""
-        if not self._frames or self._closed:
-            return
-        if self._flushed is None:
-            self._flushed = asyncio.get_running_loop().create_future()
-        await asyncio.shield(self._flushed)
+    def pause(self) -> None:
+        self._paused = True
+
+    def resume(self) -> None:
+        self._paused = False
+        if self._queue and not self._scheduled:
+            self._scheduled = True
+            self._writer.want(self)
 
     def write(self) -> None:
-        """Hand the queued frames to the socket, up to a barrier not yet done or a full buffer."""
+        """Write what is queued, up to a barrier not yet done, in one write."""
         self._scheduled = False
-        frames, ws = self._frames, self._ws
-        if self._closed or self._stalled:
+        if self._paused or self._blocked:
             return
-        if ws.protocol.state is not State.OPEN:
-            frames.clear()  # closing: nothing more goes out, as a send would raise
-        protocol = ws.protocol
-        # Without extensions (no permessage-deflate) a server's text frame is
-        # a header and the payload, unmasked: built here, it skips a Frame
-        # object and its serialisation per frame.
-        plain = not protocol.extensions
-        data = protocol.data_to_send()  # anything websockets queued goes first
-        written = 0
-        for frame, barrier in frames:
-            if barrier is not None and not barrier.done():
-                self._stall()
-                barrier.add_done_callback(self._resume)
-                break
-            if ws.paused:
-                self._stall()
-                self._drainer = asyncio.ensure_future(self._drain())
-                break
+        queue, chunks, written, end = self._queue, [], 0, False
+        for queued in queue:
+            item = queued
+            if isinstance(item, Held):
+                if not item.barrier.done():
+                    self._blocked = True
+                    item.barrier.add_done_callback(self._unblock)
+                    break
+                item = item.frame
             written += 1
-            if plain:
-                data.append(_text_header(len(frame)))
-                data.append(frame)
-            else:
-                protocol.send_text(frame)
-                data.extend(protocol.data_to_send())
-        del frames[:written]
-        if data:
-            ws.transport.write(b"".join(data))
-        if not frames:
-            self._settle()
+            if isinstance(item, bytes):
+                chunks.append(text_header(len(item)))
+                chunks.append(item)
+            elif item.data:
+                chunks.append(item.data)
+            else:  # nothing is queued after the end of the stream
+                end = True
+                break
+        del queue[:written]
+        if chunks:
+            self.write_bytes(b"".join(chunks))
+        if end:
+            self.closing = True
+            self.write_end()
 
-    def _stall(self) -> None:
-        self._stalled = True
+    def _unblock(self, _: object) -> None:
+        """The barrier is done: write in this same callback, not a pass of the loop later.
 
-    def _resume(self, _: object = None) -> None:
-        """The barrier is done or the socket has drained: write in this same callback.
-
-        Not through the :class:`Writer`: that would be one more pass of a busy
-        event loop before a ``game_over`` goes out.
+        Through the :class:`Writer` it would be one more pass of a busy event
+        loop before a ``game_over`` goes out.
         """
-        self._stalled = False
-        if not self._scheduled and not self._closed:
+        self._blocked = False
+        if not self._scheduled:
             self.write()
-
-    async def _drain(self) -> None:
-        # The connection is paused: websockets resumes it when the socket's
-        # buffer falls under its low-water mark, or when the connection is lost.
-        with contextlib.suppress(Exception):
-            await self._ws.drain()
-        self._drainer = None
-        self._resume()
-
-    def _settle(self) -> None:
-        """Nothing is queued any more: wake whoever waits in :meth:`flush`."""
-        if self._flushed is not None:
-            if not self._flushed.done():
-                self._flushed.set_result(None)
-            self._flushed = None
-
-
-def _text_header(length: int) -> bytes:
-    """The header of an unmasked, unfragmented text frame (RFC 6455, 5.2) of ``length`` bytes."""
-    if length < 126:
-        return bytes((0x81, length))
-    if length < 0x10000:
-        return b"\x81\x7e" + length.to_bytes(2, "big")
-    return b"\x81\x7f" + length.to_bytes(8, "big")

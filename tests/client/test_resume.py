@@ -13,8 +13,6 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 
-import pytest
-
 from client.app import FlowerGardenApp
 from client.options import Options
 from engine import Board, winnable_deal
@@ -52,10 +50,6 @@ async def test_a_race_the_server_no_longer_has_is_said_gone(start_server, make_a
         await a.until(lambda: type(a.app.screen).__name__ == "RulesScreen", "the rules form")
 
 
-@pytest.mark.xfail(
-    reason="needs the server to restore live races when it starts (PROTOCOL.md revision 2)",
-    strict=False,
-)
 async def test_a_race_the_server_could_not_restore_shows_its_end(start_server, make_app):
     first = await start_server(grace=30.0)
     async with racing(make_app, first) as (a, b):

@@ -5,7 +5,8 @@
 * ``connect(server)`` opens a :class:`Client`; ``player(server)`` also says hello.
 * ``race(server)`` brings two players into a race through the quick-match
   queue (``mirror`` + ``winnable_only`` by default: boards that clear).
-* ``cli_server(db)`` runs ``python -m server --port 0`` as a subprocess.
+* ``cli_server(db)`` runs ``python -m server --port 0`` as a subprocess (``nofile=N``:
+  with at most N file descriptors).
 
 Nothing here sleeps to wait for something: every wait is an awaited message
 with a timeout, and server-side timers are made short through the settings.
@@ -19,10 +20,12 @@ import itertools
 import json
 import os
 import signal
+import socket
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import pytest
 from websockets.asyncio.client import ClientConnection
@@ -89,11 +92,22 @@ def buried(board: dict[str, Any]) -> str:
 
 
 class Client:
-    """One websocket client; every frame it receives is checked against the protocol."""
+    """One websocket client; every frame it receives is checked against the protocol.
 
-    def __init__(self, ws: ClientConnection) -> None:
+    ``sock`` is its TCP socket, for what websockets' API does not do: several
+    frames in one write (``hostile_helpers.write_at_once``), or the connection
+    dropped without a closing handshake (:meth:`drop`).
+    """
+
+    def __init__(self, ws: ClientConnection, sock: socket.socket) -> None:
         self.ws = ws
+        self.sock = sock
         self.welcome: dict[str, Any] = {}
+
+    def drop(self) -> None:
+        """End the TCP connection at once, without a closing handshake."""
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
 
     @property
     def token(self) -> str:
@@ -223,19 +237,34 @@ class Servers:
     stack: contextlib.AsyncExitStack
     clients: list[Client] = field(default_factory=list)
 
-    async def start(self, store: Any = None, clock: Any = None, **settings: Any) -> GameServer:
+    async def start(
+        self, store: Any = None, clock: Any = None, limiter: Any = None, **settings: Any
+    ) -> GameServer:
         db = settings.pop("db", str(self.tmp_path / "db.sqlite3"))
         config = Settings(host="127.0.0.1", port=0, db=db, **settings)
-        extra = {} if clock is None else {"clock": clock}
+        extra: dict[str, Any] = {} if clock is None else {"clock": clock}
+        if limiter is not None:
+            extra["limiter"] = limiter
         server = GameServer(config, store if store is not None else SqliteStore(db), **extra)
         return await self.stack.enter_async_context(server)
 
-    async def connect(self, where: GameServer | str) -> Client:
+    async def connect(
+        self, where: GameServer | str, rcvbuf: int | None = None, max_queue: int | None = None
+    ) -> Client:
+        """A client on a socket of its own (``rcvbuf``: its ``SO_RCVBUF``).
+
+        ``max_queue=None`` by default: a test may leave messages unread, and a
+        client that stops reading cannot see the server's close frame when it closes.
+        """
         url = where if isinstance(where, str) else where.url
-        # max_queue=None: a test may leave messages unread, and a client that
-        # stops reading cannot see the server's close frame when it closes.
-        ws = await ws_connect(url, proxy=None, open_timeout=TIMEOUT, max_queue=None)
-        client = Client(ws)
+        host, port = urlsplit(url).hostname or "127.0.0.1", urlsplit(url).port or 80
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if rcvbuf is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, (host, port))
+        ws = await ws_connect(url, sock=sock, proxy=None, open_timeout=TIMEOUT, max_queue=max_queue)
+        client = Client(ws, sock)
         self.clients.append(client)
         return client
 
@@ -311,6 +340,15 @@ class CliServer:
     process: asyncio.subprocess.Process
     url: str
     log: list[str]
+    line: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when a line is added to ``log``."""
+
+    async def logged(self, check: Callable[[], bool], timeout: float = TIMEOUT) -> None:
+        """Wait until ``check()`` holds, checking again at every line of the log."""
+        async with asyncio.timeout(timeout):
+            while not check():
+                self.line.clear()
+                await self.line.wait()
 
     @property
     def port(self) -> int:
@@ -322,10 +360,11 @@ class CliServer:
         return await asyncio.wait_for(self.process.wait(), 15)
 
 
-async def _drain(stream: asyncio.StreamReader, log: list[str]) -> None:
+async def _drain(stream: asyncio.StreamReader, cli: CliServer) -> None:
     """Keep reading the server's log, so that it never blocks on a full pipe."""
     while line := await stream.readline():
-        log.append(line.decode(errors="replace").rstrip())
+        cli.log.append(line.decode(errors="replace").rstrip())
+        cli.line.set()
 
 
 @pytest.fixture
@@ -333,10 +372,15 @@ async def cli_server() -> AsyncIterator[Callable[..., Awaitable[CliServer]]]:
     """``await cli_server(db, *flags)``: ``python -m server --port 0 --db DB`` in a subprocess."""
     running: list[tuple[CliServer, asyncio.Task[None]]] = []
 
-    async def start(db: Path | str, *flags: str, env: dict[str, str] | None = None) -> CliServer:
+    async def start(
+        db: Path | str, *flags: str, env: dict[str, str] | None = None, nofile: int | None = None
+    ) -> CliServer:
+        # ``nofile``: the server's RLIMIT_NOFILE, set in the child before the server starts.
+        command = ("-m", "server") if nofile is None else ("-c", _WITH_NOFILE % nofile)
         process = await asyncio.create_subprocess_exec(
             sys.executable,
-            *("-m", "server", "--port", "0", "--db", str(db), *flags),
+            *command,
+            *("--port", "0", "--db", str(db), *flags),
             cwd=REPO,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL,
@@ -351,8 +395,8 @@ async def cli_server() -> AsyncIterator[Callable[..., Awaitable[CliServer]]]:
             process.kill()
             await process.wait()
             raise
-        drain = asyncio.create_task(_drain(process.stderr, log))
         cli = CliServer(process, url, log)
+        drain = asyncio.create_task(_drain(process.stderr, cli))
         running.append((cli, drain))
         return cli
 
@@ -362,6 +406,14 @@ async def cli_server() -> AsyncIterator[Callable[..., Awaitable[CliServer]]]:
             cli.process.kill()
             await cli.process.wait()
         await asyncio.wait_for(drain, 5)
+
+
+_WITH_NOFILE = """\
+import resource, runpy, sys
+resource.setrlimit(resource.RLIMIT_NOFILE, (%d, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+runpy.run_module("server", run_name="__main__", alter_sys=True)
+"""
+"""``python -c`` this and the flags: ``python -m server`` with fewer file descriptors."""
 
 
 async def _listening(stream: asyncio.StreamReader, log: list[str]) -> str:

@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hypothesis import HealthCheck, Phase, given, settings
-from websockets.asyncio.client import connect as ws_connect
-from websockets.frames import Frame, Opcode
+from websockets.frames import Opcode
+
+from fuzz.frames_fuzz import client_frame
 
 from .conftest import TIMEOUT, Client, Race, apply, legal
 
@@ -159,17 +160,17 @@ class Lockstep:
 
 def masked_frame(payload: bytes, opcode: int = Opcode.TEXT.value, *, fin: bool = True) -> bytes:
     """One client frame (masked, as RFC 6455 requires) carrying ``payload`` as it is."""
-    return Frame(Opcode(opcode), payload, fin=fin).serialize(mask=True)
+    return client_frame(payload, opcode, fin=fin)
 
 
 def write_at_once(client: Client, *texts: str) -> None:
     """Send ``texts`` as text frames in a single TCP write (one segment on loopback).
 
     A client connection without extensions keeps no state between frames, so
-    writing them under the library is safe.
+    writing them on its socket, under the library, is safe.
     """
     data = b"".join(masked_frame(text.encode()) for text in texts)
-    client.ws.transport.write(data)
+    client.sock.sendall(data)
 
 
 def handshake_request(port: int, path: str = "/ws") -> bytes:
@@ -180,9 +181,25 @@ def handshake_request(port: int, path: str = "/ws") -> bytes:
     ).encode()
 
 
-async def raw_handshake(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """A websocket opened by hand: the streams, just after the server's ``101``."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+async def raw_handshake(
+    port: int, rcvbuf: int | None = None
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A websocket opened by hand: the streams, just after the server's ``101``.
+
+    ``rcvbuf``: the socket's ``SO_RCVBUF``, so that a client which stops
+    reading soon stops the server's writes too. Its segments are kept as
+    small as on the internet: on loopback, where a segment may be 64 KiB, the
+    kernel sizes the server's send buffer to megabytes from the start.
+    """
+    if rcvbuf is None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    else:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 1400)
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+        reader, writer = await asyncio.open_connection(sock=sock)
     writer.write(handshake_request(port))
     head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
     assert head.startswith(b"HTTP/1.1 101"), head
@@ -199,6 +216,23 @@ async def read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
         elif length == 127:
             (length,) = struct.unpack("!Q", await reader.readexactly(8))
         return first & 0x0F, await reader.readexactly(length)
+
+
+def split_frames(data: bytes) -> list[tuple[int, bytes]]:
+    """The whole (unmasked) server frames in ``data``: opcode and payload of each."""
+    frames = []
+    start = 0
+    while len(data) - start >= 2:
+        length, head = data[start + 1] & 0x7F, 2
+        if length == 126:
+            (length,), head = struct.unpack("!H", data[start + 2 : start + 4]), 4
+        elif length == 127:
+            (length,), head = struct.unpack("!Q", data[start + 2 : start + 10]), 10
+        if start + head + length > len(data):
+            break
+        frames.append((data[start] & 0x0F, data[start + head : start + head + length]))
+        start += head + length
+    return frames
 
 
 async def read_close_code(reader: asyncio.StreamReader) -> int:
@@ -224,14 +258,7 @@ async def eof_within(reader: asyncio.StreamReader, timeout: float = TIMEOUT) -> 
 async def small_window_client(servers: Servers, server: GameServer) -> Client:
     """A client whose socket receive buffer is tiny and whose library reads at most
     one message ahead: once it stops reading, the server's writes to it stall."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.setblocking(False)
-    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.port))
-    ws = await ws_connect(server.url, sock=sock, proxy=None, open_timeout=TIMEOUT, max_queue=1)
-    client = Client(ws)
-    servers.clients.append(client)
-    return client
+    return await servers.connect(server, rcvbuf=4096, max_queue=1)
 
 
 def shrink_send_buffers(port: int, size: int = 4096) -> None:

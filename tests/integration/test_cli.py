@@ -77,9 +77,11 @@ async def test_sigterm_then_restart_on_the_same_database(
     newcomer = await connect(again.url)
     await newcomer.send(type="hello", name=done.b.name.swapcase())
     await newcomer.error("name_taken")
-    # The race that was live at shutdown is gone (it never finished); its players are not.
+    # The race that was live at shutdown goes on where it stood.
     racer = await connect(again.url)
     assert (await racer.hello(token=live.a.token))["player_id"] == live.a.player_id
+    state = await racer.recv("game_state")
+    assert (state["game_id"], state["seq"], state["over"]) == (live.game_id, 1, None)
     await racer.quiet()
     assert await again.stop() == 0
 

@@ -1,5 +1,5 @@
 """Hostile faults: the server process killed mid-race, or stopped while hostile
-clients hold connections open.
+clients hold connections open (or fill them and never read).
 
 SIGTERM with well-behaved clients only (1001 to everyone, exit code 0, a
 restart on the same database) is ``test_cli.py::test_sigterm_then_restart_on_the_same_database``.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import signal
 import sqlite3
 import time
@@ -16,8 +17,14 @@ from typing import TYPE_CHECKING
 
 from websockets.exceptions import ConnectionClosed
 
-from .conftest import legal, play_out
-from .hostile_helpers import eof_within, handshake_request
+from .conftest import fresh_name, legal, play_out
+from .hostile_helpers import (
+    eof_within,
+    handshake_request,
+    masked_frame,
+    raw_handshake,
+    read_frame,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -63,7 +70,11 @@ async def test_sigkill_mid_race_keeps_finished_races_and_identities(
         back = await connect(again.url)
         welcome = await back.hello("ignored", token=client.token)
         assert (welcome["player_id"], welcome["name"]) == (client.player_id, client.name)
-        await back.quiet()  # no race to resume: the live one died with the process
+        if client in (live.a, live.b):  # the live race outlived the process
+            state = await back.recv("game_state")
+            assert state["game_id"] == live.game_id and state["over"] is None
+            assert state["seq"] >= len(live_acks)
+        await back.quiet()  # and nothing else is waiting
     taken = await connect(again.url)
     await taken.send(type="hello", name=newcomer.name.upper())
     await taken.error("name_taken")
@@ -126,6 +137,41 @@ async def test_sigterm_with_hostile_clients_connected(cli_server, connect, playe
         await eof_within(stalled_reader)
     finally:
         stalled.close()
-        flooder.ws.transport.abort()  # closed by the server: no closing handshake to wait for
+        flooder.drop()  # closed by the server: no closing handshake to wait for
     if took > PROMPT_EXIT_S:
         raise SlowShutdown(f"exit code 0, but {took:.1f} s after SIGTERM")
+
+
+CLOSE_TIMEOUT = 3.0
+"""How long the server waits for a closing handshake (docs/protocol-notes.md)."""
+ROOMS = 100
+"""Open public rooms (as many as a lobby snapshot lists), so that each snapshot
+is some 14 KiB and what the server has for the client soon outgrows what the
+kernel's buffers take."""
+
+
+async def test_sigterm_with_a_client_that_never_reads_exits_within_the_close_timeout(
+    cli_server, player, tmp_path
+):
+    cli = await cli_server(tmp_path / "unread.sqlite3")
+    hosts = [await player(cli.url) for _ in range(ROOMS)]
+    for host in hosts:
+        await host.send(type="create_room", public=True)
+        await host.recv("room")
+    # A player asks for snapshot after snapshot and never reads one: what the
+    # server has for it soon fills every buffer on the way, and its writes stop.
+    reader, writer = await raw_handshake(cli.port, rcvbuf=4096)
+    hello = {"type": "hello", "name": fresh_name("unread")}
+    writer.write(masked_frame(json.dumps(hello).encode()))
+    assert json.loads((await read_frame(reader))[1])["type"] == "welcome"
+    writer.write(masked_frame(b'{"type":"lobby"}') * 190)  # within the rate limit
+    await writer.drain()
+    await hosts[0].quiet()  # the server has read them by now
+
+    started = time.perf_counter()
+    try:
+        assert await cli.stop() == 0
+        took = time.perf_counter() - started
+    finally:
+        writer.close()
+    assert took < CLOSE_TIMEOUT + 1.0, f"{took:.1f} s after SIGTERM"

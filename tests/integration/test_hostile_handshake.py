@@ -127,13 +127,13 @@ async def test_text_that_is_not_utf8_closes_1007(server, player):
     await bystander.quiet()
 
 
-async def test_a_ping_flood_is_answered_and_the_connection_lives(server, player):
-    # Control frames are answered by websockets, not the handler: 500 pings
-    # with 125-byte payloads are answered with pongs and the connection lives.
+async def test_a_burst_of_pings_is_answered_and_the_connection_lives(server, player):
+    # Pings count as messages: a burst of 200 with 125-byte payloads is
+    # answered with pongs and the connection lives (past it: test_hostile_resources.py).
     bystander = await player(server)
     reader, writer = await raw_handshake(server.port)
-    writer.write(masked_frame(b"p" * 125, Opcode.PING.value) * 500)
-    for _ in range(500):
+    writer.write(masked_frame(b"p" * 125, Opcode.PING.value) * 200)
+    for _ in range(200):
         opcode, payload = await read_frame(reader)
         assert (opcode, payload) == (Opcode.PONG.value, b"p" * 125)
     writer.write(masked_frame(json.dumps({"type": "lobby", "id": 7}).encode()))

@@ -2,7 +2,7 @@
 
 Once a player has said hello the server reads plain text frames itself and
 hands anything else to websockets from that frame on
-(``server.connection.GameConnection``). Each stream here mixes plain
+(``server.transport.Connection``). Each stream here mixes plain
 messages with frames that take websockets' path (pings, pongs, fragments,
 an 8-byte length) and frames websockets refuses (binary, unmasked, reserved
 bits, invalid UTF-8, an unfinished fragmented message), written in pieces
@@ -19,7 +19,9 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
-from websockets.frames import Frame, Opcode
+from websockets.frames import Opcode
+
+from fuzz.frames_fuzz import client_frame
 
 from .conftest import fresh_name
 from .hostile_helpers import drawn, masked_frame, raw_handshake, read_frame
@@ -35,16 +37,13 @@ CLOSES = {"binary": 1003, "unmasked": 1002, "reserved bit": 1002, "not utf-8": 1
 """The frames the server refuses, and the close code each gets."""
 UNFINISHED = 1002
 """A fragmented message cut off by any frame but its continuation."""
-OVERTAKEN_BY = {
-    "binary": {*CLOSES, "unfinished"},
-    "not utf-8": {"unmasked", "reserved bit", "unfinished"},
-}
-"""Later frames whose close may come first. The server closes after a binary
-frame in a task of its own, once the answers before it are written, and goes
-on reading meanwhile (server/app.py, ``_let_go``): websockets may fail the
-connection on any frame behind it first. Invalid UTF-8 is found when the
-message is handled, after the frames behind it in the same read were parsed:
-one that fails parsing (1002) comes first."""
+OVERTAKEN_BY: dict[str, set[str]] = {}
+"""Later frames whose close may come first: none. The server cuts the stream
+into frames itself and deals with each before reading the next, so the first
+frame it refuses is the one whose close code the client gets: a binary
+frame's close (1003) is sent at once, behind the answers already queued, and
+a text frame that is not UTF-8 fails the connection (1007) before the frame
+behind it is read."""
 
 
 def _text(payload: bytes) -> bytes:
@@ -67,7 +66,7 @@ def _frame(kind: str, request: int, junk: str) -> bytes:
         case "binary":
             return masked_frame(lobby, Opcode.BINARY.value)
         case "unmasked":
-            return Frame(Opcode.TEXT, lobby).serialize(mask=False)
+            return client_frame(lobby, mask=False)
         case "reserved bit":
             plain = _text(lobby)
             return bytes([plain[0] | 0x40]) + plain[1:]

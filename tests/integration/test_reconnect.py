@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 from .conftest import WINNABLE, apply, legal, play_out
+from .hostile_helpers import write_at_once
 
 
 async def test_reconnect_mid_race(start_server, connect, race):
@@ -12,7 +15,7 @@ async def test_reconnect_mid_race(start_server, connect, race):
     for ack in acks:
         assert await racing.b.recv("played") == {k: v for k, v in ack.items() if k != "id"}
 
-    racing.a.ws.transport.abort()  # a dropped connection, no closing handshake
+    racing.a.drop()  # a dropped connection, no closing handshake
     away = await racing.b.recv("opponent_away")
     assert away == {"type": "opponent_away", "game_id": racing.game_id, "grace_s": 30}
     # The race goes on while a is away.
@@ -165,13 +168,14 @@ async def test_idle_limit_both_idle_is_a_draw(start_server, race):
 
 
 async def test_a_receiver_that_cannot_keep_up_is_cut_off(start_server, player):
-    """With room for one queued frame, the two frames a matching ``seek`` sends
-    (``seeking``, ``game_start``) overflow the seeker's queue before the writer runs."""
-    server = await start_server(send_queue=1)
+    """With room for two queued frames, the three that ``lobby`` and a matching
+    ``seek`` in one write send (``lobby``, ``seeking``, ``game_start``, which waits
+    for the race's start to be journaled) overflow the seeker's queue."""
+    server = await start_server(send_queue=2)
     a, b = await player(server), await player(server)
     await a.send(type="seek", rules=WINNABLE)
     await a.recv("seeking")
-    await b.send(type="seek", rules=WINNABLE)
+    write_at_once(b, json.dumps({"type": "lobby"}), json.dumps({"type": "seek", "rules": WINNABLE}))
     await b.expect_close(None)
     start = await a.recv("game_start")
     # The race goes on without them: b is away, and may come back.

@@ -1,24 +1,27 @@
-"""The short path: once a player has said hello, whole text messages skip
-websockets' queue, and plain text frames its parser too
-(``server.connection.GameConnection``). These tests hold the paths to the
-same behaviour: order kept across the switch, frames cut short or behind a
-ping read whole and in order, fragmented messages, invalid UTF-8 and frames
-websockets refuses still handled by websockets, a failing handler still
-closing with 1011 and nothing else; and they check that the parser is
-skipped at all, which rests on websockets' internals."""
+"""The short path: once the websocket is open, the connection cuts frames
+itself and hands plain text messages to the glue without websockets' parser
+(``server.transport.Connection``), everything else to websockets' protocol.
+These tests hold both paths to the same behaviour: order kept while a hello
+waits and across the paths, frames cut short or behind a ping read whole and
+in order, fragmented messages, invalid UTF-8 and frames websockets refuses
+still judged by websockets, frames sent with the handshake request, a failing
+handler still closing with 1011 and nothing else; and they check that plain
+frames do skip the protocol, through its public ``receive_data``."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from websockets.frames import Frame, Opcode
+from websockets.frames import Opcode
 
-from server import connection
+from fuzz.frames_fuzz import client_frame
 
-from .conftest import fresh_name, legal
+from .conftest import TIMEOUT, fresh_name, legal
 from .hostile_helpers import (
+    handshake_request,
     masked_frame,
     raw_handshake,
     read_close_code,
@@ -27,8 +30,6 @@ from .hostile_helpers import (
 )
 
 if TYPE_CHECKING:
-    import asyncio
-
     from server.app import GameServer
 
 
@@ -63,8 +64,8 @@ def _break_lobby_on(server: GameServer, monkeypatch: Any, kind: str) -> None:
 
 async def test_messages_written_with_hello_are_answered_in_order(server: GameServer) -> None:
     reader, writer = await raw_handshake(server.port)
-    # The first twenty arrive while hello waits for the store: they queue,
-    # then go through the handler; the next twenty take the short path.
+    # The first twenty arrive while hello waits for the store: they wait,
+    # then are handled in order; the next twenty are handled as they come.
     hello = _frame({"type": "hello", "name": fresh_name()})
     writer.write(hello + b"".join(_lobby(i) for i in range(20)))
     welcome, *first = await _replies(reader, 21)
@@ -83,22 +84,39 @@ async def _welcomed(server: GameServer) -> tuple[asyncio.StreamReader, asyncio.S
     return reader, writer
 
 
-async def test_plain_text_frames_after_hello_skip_websockets_parser(
+async def test_plain_text_frames_skip_the_protocol_and_others_do_not(
     server: GameServer, monkeypatch: Any
 ) -> None:
-    read: list[str] = []
-    plain_texts = connection.plain_texts
-
-    def spy(data: bytes, max_size: int | None) -> tuple[list[str], int]:
-        texts, used = plain_texts(data, max_size)
-        read.extend(texts)
-        return texts, used
-
-    monkeypatch.setattr(connection, "plain_texts", spy)
     reader, writer = await _welcomed(server)
-    writer.write(_lobby(1) + _lobby(2))
+    (connection,) = server._listener.connections  # type: ignore[union-attr]
+    fed: list[bytes] = []
+    receive_data = connection.protocol.receive_data
+
+    def spy(data: bytes) -> None:
+        fed.append(data)
+        receive_data(data)
+
+    monkeypatch.setattr(connection.protocol, "receive_data", spy)
+    ping = masked_frame(b"hi", Opcode.PING.value)
+    writer.write(_lobby(1) + ping + _lobby(2))
+    frames = [await read_frame(reader) for _ in range(3)]
+    assert [json.loads(p)["id"] for op, p in frames if op == Opcode.TEXT.value] == [1, 2]
+    assert fed == [ping]
+    writer.close()
+
+
+async def test_frames_in_the_same_write_as_the_handshake_are_read_in_order(
+    server: GameServer,
+) -> None:
+    # The protocol has read past the request: from then on it reads everything.
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    hello, first = _frame({"type": "hello", "name": fresh_name()}), _lobby(1)
+    writer.write(handshake_request(server.port) + hello + first[:9])
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    assert (await _replies(reader, 1))[0]["type"] == "welcome"
+    writer.write(first[9:] + _lobby(2))
     assert [r["id"] for r in await _replies(reader, 2)] == [1, 2]
-    assert [json.loads(text)["id"] for text in read] == [1, 2]
     writer.close()
 
 
@@ -139,9 +157,9 @@ async def test_a_frame_cut_after_its_header_is_never_read_from_its_payload(
     server: GameServer,
 ) -> None:
     reader, writer = await _welcomed(server)
-    # Cut after the mask, websockets' parser waits for the payload with
-    # nothing buffered; the payload looks like a whole frame, but is a text
-    # message that is not UTF-8, which websockets closes with 1007.
+    # Cut after the mask: the connection holds the header until the payload
+    # comes. The payload looks like a whole frame, but is a text message
+    # that is not UTF-8, which the connection fails with 1007.
     payload = bytes([0x81, 0x85]) + b"A" * 9
     frame = bytes([0x81, 0x80 | len(payload)]) + bytes(4) + payload
     writer.write(_lobby(0) + frame[:6])
@@ -154,8 +172,8 @@ async def test_a_frame_cut_after_its_header_is_never_read_from_its_payload(
 
 async def test_a_text_frame_inside_a_fragmented_message_closes_1002(server: GameServer) -> None:
     reader, writer = await _welcomed(server)
-    # The parser waits between frames, but inside a message: only a
-    # continuation may come, and a whole text frame is a protocol error.
+    # Between frames, but inside a message: only a continuation may come, and
+    # a whole text frame, plain as it is, goes to websockets, which refuses it.
     writer.write(_lobby(0) + masked_frame(b'{"type":', fin=False))
     assert (await _replies(reader, 1))[0]["id"] == 0  # so the server has read the start
     writer.write(_lobby(1))
@@ -166,8 +184,8 @@ async def test_a_text_frame_inside_a_fragmented_message_closes_1002(server: Game
 @pytest.mark.parametrize(
     ("frame", "code"),
     [
-        (Frame(Opcode.TEXT, b'{"type":"lobby"}').serialize(mask=False), 1002),
-        (bytes([0x81 | 0x40]) + masked_frame(b'{"type":"lobby"}')[1:], 1002),
+        (client_frame(b'{"type":"lobby"}', mask=False), 1002),
+        (client_frame(b'{"type":"lobby"}', rsv=4), 1002),
         (masked_frame(b" " * 4097), 1009),  # the default --max-message is 4096
     ],
     ids=["unmasked", "reserved bit", "over the limit"],

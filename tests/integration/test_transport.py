@@ -7,13 +7,15 @@ import json
 
 import pytest
 from websockets.asyncio.client import connect as ws_connect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from server.app import GameServer
 from server.config import Settings
+from server.limits import LATENESS, RateLimiter
 from server.store import SqliteStore
 
-from .conftest import http_get
+from .conftest import fresh_name, http_get
+from .hostile_helpers import write_at_once
 
 
 class FakeClock:
@@ -43,15 +45,6 @@ async def test_a_frame_over_the_limit_closes_1009(start_server, player):
     assert await client.expect_close(1009) == []
 
 
-async def test_an_open_connection_keeps_its_path_but_not_the_handshake_headers(server, player):
-    await player(server)
-    # The server's side of the connection: nothing public shows it.
-    (connection,) = server._connections
-    assert connection.response is None
-    assert connection.request.path == "/ws"
-    assert not connection.request.headers
-
-
 async def test_a_binary_frame_closes_1003(server, player, connect):
     client = await player(server)
     await client.send_raw(b'{"type": "lobby"}')
@@ -78,16 +71,20 @@ async def test_hello_in_time_stays_open(start_server, connect):
     await client.quiet()
 
 
+CAPACITY = int(RateLimiter().capacity)
+"""Messages at once that are never limited: the burst of 200, and the lateness allowed."""
+
+
 async def test_flooding_is_rate_limited_then_closed_1008(start_server, player):
     clock = FakeClock()  # frozen: the bucket never refills
     server = await start_server(clock=clock)
     client = await player(server)
     frame = '{"type": "lobby"}'
-    # hello was the first of the burst of 200; then one rate_limited, 100 more dropped.
-    for _ in range(199 + 1 + 100):
+    # hello was the first of the bucket; then one rate_limited, 100 more dropped.
+    for _ in range(CAPACITY - 1 + 1 + 100):
         await client.send_raw(frame)
     seen = await client.expect_close(1008)
-    assert [m["type"] for m in seen] == ["lobby"] * 199 + ["error"]
+    assert [m["type"] for m in seen] == ["lobby"] * (CAPACITY - 1) + ["error"]
     assert seen[-1]["code"] == "rate_limited"
 
 
@@ -95,13 +92,13 @@ async def test_rate_limited_once_then_served_again(start_server, player):
     clock = FakeClock()
     server = await start_server(clock=clock)
     client = await player(server)
-    for i in range(200):  # with hello, 201 messages: the last is refused
+    for i in range(CAPACITY):  # with hello, one more than the bucket holds: the last is refused
         await client.send(type="lobby", id=i)
-    replies = [await client.recv() for _ in range(200)]
-    assert [m.get("id") for m in replies[:199]] == list(range(199))  # with hello, 200
-    assert replies[199]["type"] == "error"
-    assert replies[199]["code"] == "rate_limited"
-    assert "id" not in replies[199]
+    replies = [await client.recv() for _ in range(CAPACITY)]
+    assert [m.get("id") for m in replies[:-1]] == list(range(CAPACITY - 1))
+    assert replies[-1]["type"] == "error"
+    assert replies[-1]["code"] == "rate_limited"
+    assert "id" not in replies[-1]
     clock.now += 10.0  # the client slowed down: the bucket is full again
     await client.send(type="lobby", id="served")
     assert (await client.recv("lobby"))["id"] == "served"
@@ -117,6 +114,49 @@ async def test_a_sustained_50_per_second_is_never_limited(start_server, player):
         if i % 100 == 99:
             for j in range(i - 99, i + 1):
                 assert (await client.recv("lobby"))["id"] == j
+
+
+LATE = LATENESS
+"""How much later than sent a client's first messages may reach the server and
+still count as sent on time."""
+
+
+async def test_a_burst_of_200_then_50_a_second_is_never_limited_even_if_the_burst_is_late(
+    start_server, connect
+):
+    clock = FakeClock()
+    server = await start_server(clock=clock)
+    client = await connect(server)
+    sent = clock.now
+    # 200 at once, hello among them, then one every 20 ms; the burst is held up
+    # on its way for LATE seconds, and what was sent meanwhile arrives with it.
+    burst = [json.dumps({"type": "hello", "name": fresh_name()})]
+    burst += [json.dumps({"type": "lobby", "id": i}) for i in range(1, 200 + int(LATE * 50))]
+    write_at_once(client, *burst)
+    clock.now = sent + LATE
+    await client.recv("welcome")
+    for i in range(1, len(burst)):
+        assert (await client.recv("lobby"))["id"] == i
+    # From then on every message arrives as it is sent.
+    for i in range(len(burst), len(burst) + 300):
+        clock.now = sent + (i - 199) / 50
+        await client.send(type="lobby", id=i)
+        assert (await client.recv("lobby"))["id"] == i
+
+
+async def test_healthz_counts_connections_in_their_handshake_and_before_hello(
+    server, player, connect
+):
+    await player(server)
+    await connect(server)  # open, and no hello yet
+    _, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(b"GET /ws HTTP/1.1\r\n")  # half a handshake
+    await writer.drain()
+    status, body = await http_get(server.port, "/healthz")
+    health = json.loads(body)
+    assert (status, health["status"], health["online"], health["players"]) == (200, "ok", 1, 1)
+    assert health["connections"] == 4  # those three, and the one asking
+    writer.close()
 
 
 async def test_healthz(server, player):
@@ -191,3 +231,22 @@ async def test_shutdown_closes_1001_and_healthz_is_503_meanwhile(tmp_path, conne
     finally:
         store.release.set()
         await asyncio.wait_for(closing or server.close(), 5)
+
+
+async def test_with_compression_offered_a_compressed_websocket_is_served(tmp_path):
+    db = str(tmp_path / "deflate.sqlite3")
+    settings = Settings(host="127.0.0.1", port=0, db=db)
+    # websockets' client offers permessage-deflate by default: the server
+    # takes it, and every frame goes through websockets' protocol.
+    server = GameServer(settings, SqliteStore(db), compression="deflate")
+    async with server, ws_connect(server.url, proxy=None) as ws:
+        assert "permessage-deflate" in ws.response.headers["Sec-WebSocket-Extensions"]
+        await ws.send(json.dumps({"type": "hello", "name": fresh_name()}))
+        assert json.loads(await ws.recv())["type"] == "welcome"
+        for i in range(3):
+            await ws.send(json.dumps({"type": "lobby", "id": i}))
+        assert [json.loads(await ws.recv())["id"] for _ in range(3)] == [0, 1, 2]
+        await ws.send(b"binary")
+        with pytest.raises(ConnectionClosed) as closed:
+            await ws.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1003

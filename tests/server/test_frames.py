@@ -1,77 +1,87 @@
-"""``plain_texts`` against websockets' own frame parser, which it stands in for.
+"""``split_frame`` against websockets' own protocol, in front of which it cuts frames.
 
-Whatever bytes come, it must return exactly the leading frames that websockets
-would parse as whole, valid text messages, and stop at the first frame that
-websockets must see (which it then parses as it always does). The property is
-the fuzz target's (``fuzz/frames_fuzz.py``), run here on random frame streams.
+Whatever bytes come, the pieces it cuts must be, to the protocol, exactly the
+frames of the stream, and a piece it reads as plain text must be a whole text
+frame with that text; the property is the fuzz target's
+(``fuzz/frames_fuzz.py``), run here on random frame streams.
 """
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from websockets.frames import Frame, Opcode
+from websockets.frames import Opcode
 
-from fuzz.frames_fuzz import MAX_SIZES, check
-from server.frames import plain_texts
+from fuzz.frames_fuzz import MAX_SIZES, check, client_frame
+from server.frames import NEED_MORE, TOO_BIG, split_frame, text_header, unmask
 
-MAX_SIZE = max(size for size in MAX_SIZES if size is not None)
-
-
-def text(payload: str) -> bytes:
-    return Frame(Opcode.TEXT, payload.encode()).serialize(mask=True)
-
-
-def with_long_length(frame: bytes) -> bytes:
-    """``frame`` with its length written in eight bytes, as RFC 6455 allows for any length."""
-    head, length = frame[1] & 0x80, frame[1] & 0x7F
-    start = 2
-    if length == 126:
-        length, start = int.from_bytes(frame[2:4], "big"), 4
-    return bytes([frame[0], head | 127]) + length.to_bytes(8, "big") + frame[start:]
-
-
-def with_rsv1(frame: bytes) -> bytes:
-    """``frame`` with its first reserved bit set (websockets will not serialize that)."""
-    return bytes([frame[0] | 0x40]) + frame[1:]
+MAX_SIZE = min(MAX_SIZES)
+TEXT, BINARY, CONT, PING = (
+    op.value for op in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT, Opcode.PING)
+)
 
 
 def test_a_play_frame() -> None:
-    assert plain_texts(text('{"type":"play","card":"QH"}'), None) == (
-        ['{"type":"play","card":"QH"}'],
-        33,
-    )
+    frame = client_frame(b'{"type":"play","card":"QH"}')
+    assert split_frame(frame, 0, 4096) == (33, '{"type":"play","card":"QH"}')
 
 
-def test_frames_in_one_read_and_a_frame_cut_short() -> None:
-    first, second = text("a"), text("b" * 200)
-    data = first + second + text("c")[:5]
-    assert plain_texts(data, None) == (["a", "b" * 200], len(first) + len(second))
+def test_frames_one_after_another_and_one_cut_short() -> None:
+    first, second = client_frame(b"a"), client_frame(b"b" * 200)
+    data = first + second + client_frame(b"c")[:5]
+    assert split_frame(data, 0, 4096) == (len(first), "a")
+    assert split_frame(data, len(first), 4096) == (len(first) + len(second), "b" * 200)
+    assert split_frame(data, len(first) + len(second), 4096) == (NEED_MORE, None)
 
 
-def test_it_stops_at_a_ping_and_leaves_what_follows() -> None:
-    ping = Frame(Opcode.PING, b"hi").serialize(mask=True)
-    assert plain_texts(text("a") + ping + text("b"), None) == (["a"], len(text("a")))
+def test_other_frames_are_measured_but_not_read() -> None:
+    for frame in (
+        client_frame(b"hi", PING),
+        client_frame(b"a", BINARY),
+        client_frame(b"a", fin=False),
+        client_frame(b"a", CONT),
+        client_frame(b"a", mask=False),
+        client_frame(b"a", rsv=4),
+        client_frame(b"\xff"),  # not UTF-8
+    ):
+        assert split_frame(frame, 0, 4096) == (len(frame), None)
 
 
-def test_a_frame_over_the_limit_is_left_to_websockets() -> None:
-    assert plain_texts(text("x" * 11), 10) == ([], 0)
-    assert plain_texts(text("x" * 10), 10) == (["x" * 10], 16)
+def test_a_length_in_eight_bytes_is_measured_too() -> None:
+    frame = client_frame(b"b", long_length=True)
+    assert split_frame(frame, 0, 4096) == (len(frame), "b")
+    assert split_frame(frame[:9], 0, 4096) == (NEED_MORE, None)
 
 
-def test_a_length_in_eight_bytes_is_left_to_websockets() -> None:
-    assert plain_texts(text("a") + with_long_length(text("b")), None) == (["a"], 7)
+def test_a_header_over_the_limit_is_reported_before_its_payload() -> None:
+    assert split_frame(client_frame(b"x" * 11)[:4], 0, 10) == (TOO_BIG, None)
+    assert split_frame(client_frame(b"x" * 10), 0, 10) == (16, "x" * 10)
+    exabyte = bytes([0x81, 0xFF]) + (1 << 60).to_bytes(8, "big")
+    assert split_frame(exabyte, 0, 4096) == (TOO_BIG, None)
 
 
-def test_unmasked_frames_and_reserved_bits_are_left_to_websockets() -> None:
-    assert plain_texts(Frame(Opcode.TEXT, b"a").serialize(mask=False), None) == ([], 0)
-    assert plain_texts(with_rsv1(text("a")), None) == ([], 0)
+def test_unmask_is_its_own_inverse_at_every_length() -> None:
+    mask = os.urandom(4)
+    for length in range(20):
+        payload = os.urandom(length)
+        masked = unmask(mask, payload)
+        assert len(masked) == length
+        assert unmask(mask, masked) == payload
+        assert masked == bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_text_headers_in_each_length_form() -> None:
+    assert text_header(5) == b"\x81\x05"
+    assert text_header(300) == b"\x81\x7e\x01\x2c"
+    assert text_header(70000) == b"\x81\x7f" + (70000).to_bytes(8, "big")
 
 
 @st.composite
 def frames(draw: st.DrawFn) -> bytes:
     """One client frame: usually a plain text message, sometimes anything else."""
-    opcode = draw(st.sampled_from([Opcode.TEXT] * 6 + [Opcode.BINARY, Opcode.CONT, Opcode.PING]))
+    opcode = draw(st.sampled_from([TEXT] * 6 + [BINARY, CONT, PING, 0x3]))
     payload = draw(
         st.one_of(
             st.text(max_size=40).map(str.encode),
@@ -80,18 +90,21 @@ def frames(draw: st.DrawFn) -> bytes:
             st.integers(MAX_SIZE - 2, MAX_SIZE + 2).map(lambda n: b"x" * n),  # at the limit
         )
     )
-    if opcode is Opcode.PING:
+    if opcode == PING:
         payload = payload[:125]
-    fin = opcode is not Opcode.TEXT or draw(st.integers(0, 9)) > 0
-    frame = Frame(opcode, payload, fin=fin).serialize(mask=draw(st.integers(0, 19)) > 0)
-    if draw(st.integers(0, 9)) == 0:
-        frame = with_long_length(frame)
-    return with_rsv1(frame) if draw(st.integers(0, 19)) == 0 else frame
+    return client_frame(
+        payload,
+        opcode,
+        fin=opcode == PING or draw(st.integers(0, 5)) > 0,
+        mask=draw(st.integers(0, 19)) > 0,
+        rsv=4 if draw(st.integers(0, 19)) == 0 else 0,
+        long_length=draw(st.integers(0, 9)) == 0,
+    )
 
 
-@settings(max_examples=300)
+@settings(max_examples=400)
 @given(st.lists(frames(), max_size=6), st.data())
-def test_it_reads_what_websockets_reads_up_to_the_first_frame_it_must_leave(
+def test_the_pieces_it_cuts_are_the_frames_the_protocol_reads(
     parts: list[bytes], data: st.DataObject
 ) -> None:
     stream = b"".join(parts)

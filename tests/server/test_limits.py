@@ -1,10 +1,13 @@
-"""The rate limiter: a burst of 200 and 50 a second are never limited; floods are closed."""
+"""The rate limiter: a burst of 200 and 50 a second are never limited, even
+arriving up to a second late; floods are closed."""
 
 from __future__ import annotations
 
-from server.limits import AddressLimit, RateLimiter, Verdict
+from server.limits import LATENESS, AddressLimit, RateLimiter, Verdict
 
 ACCEPT, LIMIT, DROP, CLOSE = Verdict.ACCEPT, Verdict.LIMIT, Verdict.DROP, Verdict.CLOSE
+FULL = 200 + int(50 * LATENESS)
+"""What the bucket holds: the burst, and a second at 50 for messages that arrive late."""
 
 
 def burst(limiter: RateLimiter, count: int, now: float) -> list[Verdict]:
@@ -15,9 +18,25 @@ def test_a_burst_of_200_is_accepted() -> None:
     assert burst(RateLimiter(), 200, 0.0) == [ACCEPT] * 200
 
 
-def test_beyond_the_burst_one_limit_then_drops_then_close() -> None:
+def test_the_bucket_holds_the_burst_and_the_lateness() -> None:
     limiter = RateLimiter()
-    burst(limiter, 200, 0.0)
+    assert limiter.capacity == FULL
+    assert burst(limiter, FULL, 0.0) == [ACCEPT] * FULL
+
+
+def test_a_burst_arriving_late_with_what_followed_it_is_never_limited() -> None:
+    limiter = RateLimiter()
+    # 200 sent at 0, then one every 20 ms; all that was sent by LATENESS arrives then.
+    assert set(burst(limiter, 200 + int(50 * LATENESS), LATENESS)) == {ACCEPT}
+    now = LATENESS
+    for _ in range(50 * 60):
+        now += 0.02
+        assert limiter.admit(now) is ACCEPT
+
+
+def test_beyond_the_bucket_one_limit_then_drops_then_close() -> None:
+    limiter = RateLimiter()
+    burst(limiter, FULL, 0.0)
     assert limiter.admit(0.0) is LIMIT
     assert burst(limiter, limiter.patience, 0.0) == [DROP] * (limiter.patience - 1) + [CLOSE]
 
@@ -39,14 +58,14 @@ def test_a_full_burst_then_50_a_second_is_never_limited() -> None:
 
 def test_a_refused_message_does_not_count_against_the_client() -> None:
     limiter = RateLimiter()
-    burst(limiter, 200, 0.0)
+    burst(limiter, FULL, 0.0)
     burst(limiter, 10, 0.0)  # refused
     assert limiter.admit(0.02) is ACCEPT
 
 
 def test_an_episode_goes_on_until_half_the_burst_has_refilled() -> None:
     limiter = RateLimiter()
-    burst(limiter, 201, 0.0)  # the last one is told
+    burst(limiter, FULL + 1, 0.0)  # the last one is told
     assert limiter.admit(1.0) is ACCEPT  # 50 back: allowed, but still in the episode
     burst(limiter, 49, 1.0)
     assert limiter.admit(1.0) is DROP
@@ -54,7 +73,7 @@ def test_an_episode_goes_on_until_half_the_burst_has_refilled() -> None:
 
 def test_an_episode_ends_after_slowing_down() -> None:
     limiter = RateLimiter()
-    burst(limiter, 250, 0.0)  # one LIMIT, 49 DROP
+    burst(limiter, FULL + 50, 0.0)  # one LIMIT, 49 DROP
     assert burst(limiter, 100, 2.0) == [ACCEPT] * 100  # half the burst is back
     assert limiter.admit(2.0) is LIMIT  # a new episode: told again
     assert burst(limiter, limiter.patience, 2.0)[-1] is CLOSE  # with the full patience

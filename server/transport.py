@@ -1,0 +1,394 @@
+"""The server's websocket connections, on websockets' documented sans-I/O API.
+
+Every coupling to websockets lives in this module: the glue sees a
+:class:`Connection`, the :class:`~server.handler.Handler` callbacks it
+implements, and the HTTP :class:`Request` and :class:`Response` of the
+opening handshake (websockets' own, public, re-exported here).
+
+Theory of operation. A :class:`Connection` is an :class:`asyncio.Protocol`
+that owns a :class:`websockets.server.ServerProtocol`, as websockets' own
+asyncio layer does: bytes from the socket go to ``receive_data``, the events
+it returns are handled, and what ``data_to_send`` returns is written.
+
+* Incoming. Until the opening handshake is done every byte goes to the
+  protocol; its HTTP request goes to :meth:`~server.handler.Handler.request`, which answers
+  it (a :class:`Response`) or lets the connection upgrade (None). Once open,
+  the connection cuts the stream into whole frames itself, from their headers
+  (:func:`~server.frames.split_frame`): a plain text message, outside a
+  fragmented one, goes straight to :meth:`~server.handler.Handler.received`; any other whole
+  frame is fed to the protocol alone, so that the protocol always starts at a
+  frame's first byte and judges the frame as it would have anyway. The
+  connection stops cutting, and feeds every byte to the protocol from then
+  on, at the first thing out of the ordinary: a frame over the size limit,
+  the protocol no longer open, an extension negotiated, or frames that came
+  in the same read as the handshake request. Messages reach the handler in
+  the order they were sent, whichever way they come.
+* Outgoing. Every frame the server writes, the protocol's own pongs and
+  close frames included, joins the connection's bounded queue
+  (:class:`~server.outbox.Outbox`), written once per pass of the event loop,
+  paused while asyncio says the socket's buffer is full; a receiver whose
+  queue overflows is cut off. Text frames are framed there, unless an
+  extension was negotiated (only the benchmark offers compression): then the
+  protocol frames them.
+* Closing. :meth:`Connection.close` puts the close frame behind what is
+  queued. From the moment the protocol expects the TCP connection to end, it
+  has :data:`CLOSE_TIMEOUT` seconds to do so before it is aborted, whatever
+  the peer does; the opening handshake has ``open_timeout`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import TYPE_CHECKING, cast
+
+from websockets.datastructures import Headers
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Request, Response
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+
+from .frames import TOO_BIG, split_frame
+from .outbox import Held, Outbox, Wire
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from http import HTTPStatus
+
+    from .handler import Host
+
+__all__ = [
+    "CLOSE_TIMEOUT", "Connection", "Request", "Response", "http_response", "json_response",
+    "text_response",
+]  # fmt: skip
+
+log = logging.getLogger("flowergarden.server")
+
+CLOSE_TIMEOUT = 3.0
+"""Seconds a closing TCP connection may take before it is aborted: a peer that
+does not answer a close frame within it is not coming back."""
+WRITE_LIMIT = 32 * 1024
+"""Bytes buffered in the transport before it pauses the queue (websockets' default)."""
+
+_OPEN, _CONNECTING = State.OPEN, State.CONNECTING
+_CONT, _TEXT, _BINARY, _PING = Opcode.CONT, Opcode.TEXT, Opcode.BINARY, Opcode.PING
+
+
+class Connection(Outbox, asyncio.Protocol):
+    """One TCP connection: its opening handshake, then its websocket."""
+
+    __slots__ = (
+        "_binary", "_deadline", "_eof", "_fragments", "_gone", "_handler", "_head", "_host",
+        "_lost", "_pinged", "_plain", "_rest", "_split", "_timer", "_waiter", "heard", "ip",
+        "ip_rank", "opened", "protocol", "rank", "transport",
+    )  # fmt: skip
+
+    def __init__(self, host: Host) -> None:
+        options = host.options
+        deflate = None
+        if options.compression == "deflate":  # websockets' own defaults for it
+            deflate = [
+                ServerPerMessageDeflateFactory(
+                    server_max_window_bits=12,
+                    client_max_window_bits=12,
+                    compress_settings={"memLevel": 5},
+                )
+            ]
+        super().__init__(options.queue, host.writer)
+        self.protocol = ServerProtocol(max_size=options.max_size, extensions=deflate)
+        self._host, self._handler = host, host.handler
+        self.transport: asyncio.Transport
+        self.ip = "?"
+        self.rank = self.ip_rank = 0
+        """Open connections in all, and from this one's address, when it was accepted."""
+        self.opened = False
+        self.heard = False
+        """Bytes came since the last keepalive round (:meth:`keepalive`)."""
+        self._gone = self._lost = self._eof = self._deadline = self._pinged = False
+        self._split = False
+        self._plain = True
+        self._rest = self._head = b""
+        """The start of a frame not yet whole; the handshake's last bytes."""
+        self._fragments: list[bytes] | None = None
+        """The frames of a fragmented message under way."""
+        self._binary = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._waiter: asyncio.Future[None] | None = None
+
+    # -- asyncio.Protocol ------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # uvloop's transports are not asyncio.Transport subclasses: no isinstance.
+        transport = cast("asyncio.Transport", transport)
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        self.ip = str(peer[0]) if peer else "?"
+        if not self._host.attach(self):
+            self._gone = True
+            self.drop()
+            transport.close()
+            return
+        transport.set_write_buffer_limits(WRITE_LIMIT, WRITE_LIMIT // 4)
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(self._host.options.open_timeout, self.abort)
+
+    def data_received(self, data: bytes) -> None:
+        self.heard = True
+        if self._split:
+            if not self.closing:
+                self._split_frames(data)
+                return
+            self._split = False  # closing: the protocol reads the rest, cut or not
+            data, self._rest = self._rest + data, b""
+        if not self._gone:
+            if not self.opened:
+                self._head = self._head[-3:] + data
+            self._feed(data)
+
+    def eof_received(self) -> None:
+        self._eof = True
+        self.protocol.receive_eof()
+        self._take_output()
+        self.write()
+        # Returning None lets asyncio close the transport: a websocket has
+        # nothing to say after the peer's end of the stream.
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._gone = self._lost = True
+        self.drop()
+        if self._timer is not None:
+            self._timer.cancel()
+        if not self._eof:  # receive_eof is idempotent only from websockets 14 on
+            self._eof = True
+            self.protocol.receive_eof()
+        self._host.detach(self)
+        if self._waiter is not None:
+            self._waiter.set_result(None)
+        if self.opened:
+            self._handler.closed(self)
+
+    def pause_writing(self) -> None:
+        self.pause()
+
+    def resume_writing(self) -> None:
+        self.resume()
+
+    # -- incoming --------------------------------------------------------------
+
+    def _split_frames(self, data: bytes) -> None:
+        if self._rest:
+            data, self._rest = self._rest + data, b""
+        start, end = 0, len(data)
+        max_size, handler = self._host.options.max_size, self._handler
+        while start < end:
+            stop, text = split_frame(data, start, max_size)
+            if stop < 0:
+                if stop == TOO_BIG:
+                    self._unsplit(data[start:])
+                else:
+                    self._rest = data[start:]
+                return
+            if text is not None and self._fragments is None:
+                handler.received(self, text)
+            else:
+                self._feed(data[start:stop])
+            start = stop
+            # Set when the protocol stops being open, whatever closed it.
+            if self.closing:
+                self._unsplit(data[start:])
+                return
+
+    def _unsplit(self, rest: bytes) -> None:
+        """From now on every byte goes to the protocol, ``rest`` first."""
+        self._split = False
+        if rest and not self._gone:
+            self._feed(rest)
+
+    def _feed(self, data: bytes) -> None:
+        protocol = self.protocol
+        protocol.receive_data(data)
+        for event in protocol.events_received():
+            if isinstance(event, Request):
+                self._handshake(event)
+            elif isinstance(event, Frame) and self.opened and protocol.state is _OPEN:
+                self._frame(event)
+        self._take_output()
+
+    def _frame(self, frame: Frame) -> None:
+        # A fragmented message is known from the protocol's own events, which
+        # every frame that is not plain passes through: while one is under
+        # way, the splitter hands the protocol text frames too.
+        opcode = frame.opcode
+        if opcode is _TEXT or opcode is _BINARY:
+            if frame.fin:
+                self._message(opcode is _TEXT, bytes(frame.data))
+            else:
+                self._fragments, self._binary = [bytes(frame.data)], opcode is _BINARY
+        elif opcode is _CONT and self._fragments is not None:
+            self._fragments.append(bytes(frame.data))
+            if frame.fin:
+                data, self._fragments = b"".join(self._fragments), None
+                self._message(not self._binary, data)
+        elif opcode is _PING:
+            self._handler.pinged(self)
+
+    def _message(self, text: bool, data: bytes) -> None:
+        if not text:
+            self._handler.received(self, data)
+            return
+        try:
+            decoded = data.decode()
+        except UnicodeDecodeError as exc:  # RFC 6455, 8.1: fail the connection
+            self.protocol.fail(1007, f"{exc.reason} at position {exc.start}")
+            return
+        self._handler.received(self, decoded)
+
+    def _handshake(self, request: Request) -> None:
+        protocol = self.protocol
+        try:
+            response = self._handler.request(self, request)
+        except Exception:
+            log.exception("answering an HTTP request failed")
+            response = protocol.reject(500, "Internal error\n")
+        if response is None:
+            response = protocol.accept(request)
+        protocol.send_response(response)
+        self._take_output()  # the response goes before anything the handler sends
+        head, self._head = self._head, b""
+        if protocol.state is not _OPEN:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.opened = True
+        self._plain = "Sec-WebSocket-Extensions" not in response.headers
+        # Cut frames only if nothing came after the request in its read: the
+        # protocol's reader must be at a frame's first byte.
+        self._split = self._plain and head.find(b"\r\n\r\n") + 4 == len(head)
+        self._handler.opened(self)
+
+    # -- outgoing --------------------------------------------------------------
+
+    def push(self, frame: bytes, barrier: asyncio.Future[None] | None = None) -> None:
+        """Queue a text frame (UTF-8 ``frame``), behind ``barrier`` if there is one."""
+        if self.closing:
+            return
+        if self._plain:
+            self.enqueue(frame if barrier is None else Held(frame, barrier))
+            return
+        # An extension (permessage-deflate) encodes frames in order: now, then.
+        self.protocol.send_text(frame)
+        item = Wire(b"".join(self.protocol.data_to_send()))
+        self.enqueue(item if barrier is None else Held(item, barrier))
+
+    @property
+    def outbox(self) -> Connection:
+        """The connection itself, which queues frames: ``conn.outbox.push(frame, barrier)``."""
+        return self
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the websocket with ``code`` once what is queued has been written."""
+        if self.closing:
+            return
+        state = self.protocol.state
+        if state is _OPEN:
+            self.protocol.send_close(code, reason)
+            self._take_output()
+        elif state is _CONNECTING:
+            self.abort()
+
+    def abort(self) -> None:
+        """End the TCP connection now: nothing more is written."""
+        if not self._gone:
+            self._gone = True
+            self.drop()
+            self.transport.abort()
+
+    async def wait_closed(self) -> None:
+        """Wait until the TCP connection has ended."""
+        if not self._lost:
+            if self._waiter is None:
+                self._waiter = asyncio.get_running_loop().create_future()
+            await asyncio.shield(self._waiter)
+
+    @property
+    def close_code(self) -> int | None:
+        """The code of the close frame received (1006 for none), once the connection ended."""
+        return self.protocol.close_code
+
+    def keepalive(self) -> None:
+        """One round of keepalive: ping a connection silent since the last round,
+        and abort one that has not answered the ping by this one."""
+        if not self.opened or self.closing:
+            return
+        if self.heard:
+            self.heard = self._pinged = False
+        elif self._pinged:
+            log.info("connection from %s did not answer a ping", self.ip)
+            self.abort()
+        else:
+            self._pinged = True
+            self.protocol.send_ping(b"")
+            self._take_output()
+
+    def _take_output(self) -> None:
+        """Queue what the protocol has to send, and keep its state's promises."""
+        protocol = self.protocol
+        for data in protocol.data_to_send():
+            if not self._gone:
+                self.enqueue(Wire(data))
+        if protocol.state is not _OPEN and self.opened:
+            self.closing = True
+        if not self._deadline and protocol.close_expected() and not self._gone:
+            self._deadline = True
+            if self._timer is not None:
+                self._timer.cancel()
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(CLOSE_TIMEOUT, self.abort)
+
+    # -- the outbox's socket ---------------------------------------------------
+
+    def write_bytes(self, data: bytes) -> None:
+        self.transport.write(data)
+
+    def write_end(self) -> None:
+        transport = self.transport
+        if not transport.can_write_eof():  # TLS
+            transport.close()
+            return
+        try:
+            transport.write_eof()
+        except (OSError, RuntimeError):  # the peer is gone (uvloop raises RuntimeError)
+            self.abort()
+
+    def overflowed(self) -> None:
+        log.warning("dropping a receiver that does not keep up (%s)", self.ip)
+        self.abort()
+
+    def cut_off(self) -> None:
+        self.abort()
+
+
+def http_response(
+    status: HTTPStatus, body: bytes, content_type: str, headers: Iterable[tuple[str, str]] = ()
+) -> Response:
+    """A whole HTTP response, after which the server closes the connection."""
+    fields = [
+        ("Content-Type", content_type),
+        ("Content-Length", str(len(body))),
+        ("Connection", "close"),
+        *headers,
+    ]
+    return Response(status.value, status.phrase, Headers(fields), body)
+
+
+def text_response(status: HTTPStatus, text: str) -> Response:
+    return http_response(status, text.encode(), "text/plain; charset=utf-8")
+
+
+def json_response(status: HTTPStatus, body: object) -> Response:
+    data = (json.dumps(body) + "\n").encode()
+    cors = [("Access-Control-Allow-Origin", "*")]
+    return http_response(status, data, "application/json", cors)
