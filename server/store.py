@@ -171,6 +171,8 @@ class SqliteStore:
         """Only ever read or written on the worker thread."""
         self._closing: asyncio.Future[None] | None = None
         self._batch: _Batch | None = None
+        self._pending: _Batch | None = None
+        """The last batch, while it waits for the end of the loop's pass."""
         """The batch the worker will write next, if it is the last job queued."""
         self._patience = Patience()
         self._test_calls: queue.SimpleQueue[_TestCall] = queue.SimpleQueue()
@@ -222,6 +224,8 @@ class SqliteStore:
     async def close(self) -> None:
         if self._closing is None:
             self._patience.give_up_after(self._give_up_after)
+            if self._pending is not None:  # written before the store closes
+                self._hand_over(self._pending)
             self._batch = None  # a write from now on fails, not joins
             loop = asyncio.get_running_loop()
             self._closing = loop.run_in_executor(self._executor, self._close_on_worker)
@@ -256,9 +260,20 @@ class SqliteStore:
             return failed
         batch = _Batch(loop.create_future())
         add(batch)
-        self._start(lambda: self._write_batch_on_worker(batch, loop))
-        self._batch = batch
+        # Handed to the worker at the end of this pass of the loop, not now: an
+        # idle worker would otherwise take each play's entry in a transaction
+        # of its own, and the plays of one pass come in dozens under load.
+        self._batch = self._pending = batch
+        loop.call_soon(self._hand_over, batch)
         return batch.written
+
+    def _hand_over(self, batch: _Batch) -> None:
+        """Queue the pending ``batch`` for the worker, unless a call before has done so."""
+        if self._pending is not batch:
+            return
+        self._pending = None
+        loop = asyncio.get_running_loop()
+        self._executor.submit(self._write_batch_on_worker, batch, loop)
 
     async def _run(self, call: Callable[[Database], T]) -> T:
         return await self._submit(lambda: self._call_on_worker(call))
@@ -271,6 +286,8 @@ class SqliteStore:
         """Queue ``job`` for the worker, behind every call made before it."""
         if self._closing is not None:
             raise StoreError("the store is closed")
+        if self._pending is not None:  # the batch made before this call goes first
+            self._hand_over(self._pending)
         # A batch joined from now on must not be written before this job.
         self._batch = None
         return asyncio.get_running_loop().run_in_executor(self._executor, job)
