@@ -191,3 +191,33 @@ async def test_hundreds_of_live_races_are_restored_at_once(tmp_path, start_serve
     assert all(second.lobby.race(game_id) is not None for game_id in game_ids)
     _, state = await resume(connect, second.url, players[0])
     assert state["game_id"] in game_ids and state["seq"] == 0
+
+
+class HandClock:
+    """The cores' clock, moved by hand: ``clock.now = 20.0``."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_the_time_a_stopped_server_was_down_does_not_count_on_the_clock(
+    tmp_path, start_server, clients, connect
+):
+    race, _ = clients
+    db, clock = str(tmp_path / "clock.sqlite3"), HandClock()
+    first = await start_server(db=db, clock=clock)
+    duel = await race(first, {"deal": "mirror", "winnable_only": True, "time_limit_s": 30})
+    clock.now = 10.0
+    await duel.a.send(type="play", card=legal(duel.board_a())[0])
+    await duel.a.recv("played")
+    clock.now = 20.0  # 10 s of the race's 30 left when the server stops
+    await first.close()
+    clock.now = 5000.0  # down for over an hour
+    second = await start_server(db=db, clock=clock)
+    for client in (duel.a, duel.b):
+        await resume(connect, second.url, client)
+    restored = second.lobby.race(duel.game_id)
+    assert restored is not None and restored.next_deadline() == 5000.0 + 10.0
