@@ -42,7 +42,6 @@ from protocol import (
     StatusChanged,
     board_from_wire,
     decode_server,
-    played_frame,
 )
 from server.events import Refused, Send, SendPlayed
 from server.race import Race, SeatInfo
@@ -151,15 +150,7 @@ def _for_you(out: Output) -> ServerMessage | None:
         if out.seat != 0:
             return None
         # The very frame the server's glue sends, read back as the client reads it.
-        frame = played_frame(
-            game_id=out.game_id,
-            seat=out.seat,
-            card=out.card,
-            bed=out.bed,
-            count=out.count,
-            status=out.status,
-            seq=out.seq,
-        )
+        frame = out.frame()
         return decode_server(frame)
     if isinstance(out, Send) and isinstance(out.message, Redealt | StatusChanged):
         return out.message if out.message.seat == 0 else None

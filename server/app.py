@@ -34,7 +34,6 @@ from protocol import (
     Welcome,
     decode,
     encode_bytes,
-    played_frame,
 )
 
 from .connection import Conn, error, with_id
@@ -442,15 +441,7 @@ class GameServer:
         conns = self._conns
         for out in outputs:
             if isinstance(out, SendPlayed):
-                frame = played_frame(
-                    game_id=out.game_id,
-                    seat=out.seat,
-                    card=out.card,
-                    bed=out.bed,
-                    count=out.count,
-                    status=out.status,
-                    seq=out.seq,
-                )
+                frame = out.frame()
             elif isinstance(out, Send):
                 frame = encode_bytes(out.message)
                 if isinstance(out.message, GameStart) and out.message.seat == 0:

@@ -7,8 +7,8 @@ which the glue carries out in order, and each output says all it needs.
 * :class:`Send` delivers one message to the players and spectators it names
   (``to``, player ids, resolved by the core: the glue looks nobody up).
 * :class:`SendPlayed` is the ``played`` event, the one made on every play:
-  its fields as plain values, encoded at the edge by
-  :func:`protocol.played_frame` rather than validated as a model.
+  its fields as plain values, encoded at the edge (:meth:`SendPlayed.frame`,
+  by :func:`protocol.played_frame`) rather than validated as a model.
 * :class:`RaceStarted` and :class:`Journaled` ask the glue to write a live
   race's start and each event it accepts to the race's journal; they come
   right before the messages that announce them, which wait until it is written.
@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from protocol import played_frame
 
 if TYPE_CHECKING:
     from protocol import BoardStatus, ErrorCode, ServerMessage
@@ -64,6 +66,18 @@ class SendPlayed:
     count: int
     status: BoardStatus
     seq: int
+
+    def frame(self) -> bytes:
+        """The ``played`` frame, as every receiver gets it (without an ``id``)."""
+        return played_frame(
+            game_id=self.game_id,
+            seat=self.seat,
+            card=self.card,
+            bed=self.bed,
+            count=self.count,
+            status=self.status,
+            seq=self.seq,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,6 @@ from protocol import (
     StatusChanged,
     board_from_wire,
     decode_server,
-    played_frame,
 )
 from server.events import Send, SendPlayed
 from server.race import Race, SeatInfo
@@ -110,15 +109,7 @@ def as_received(outputs) -> list[ServerMessage]:
     received: list[ServerMessage] = []
     for out in outputs:
         if isinstance(out, SendPlayed) and out.seat == 0:
-            frame = played_frame(
-                game_id=out.game_id,
-                seat=out.seat,
-                card=out.card,
-                bed=out.bed,
-                count=out.count,
-                status=out.status,
-                seq=out.seq,
-            )
+            frame = out.frame()
             received.append(decode_server(frame))
         elif isinstance(out, Send) and isinstance(out.message, Redealt | StatusChanged):
             received.append(out.message)

@@ -11,7 +11,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import engine
-from protocol import GameOver, Rules, decode_server, played_frame
+from protocol import GameOver, Rules, decode_server
 from server.events import Journaled, Output, RaceEnded, RaceStarted, Send, SendPlayed, Wake
 from server.race import Race, SeatInfo
 
@@ -89,15 +89,7 @@ def message(send: Send | SendPlayed) -> ServerMessage:
     """What ``send`` delivers, as a model (a ``played`` as the glue encodes it, decoded)."""
     if isinstance(send, Send):
         return send.message
-    frame = played_frame(
-        game_id=send.game_id,
-        seat=send.seat,
-        card=send.card,
-        bed=send.bed,
-        count=send.count,
-        status=send.status,
-        seq=send.seq,
-    )
+    frame = send.frame()
     return decode_server(frame)
 
 
