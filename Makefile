@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8765
 DB   ?= flowergarden.sqlite3
 
-.PHONY: help venv serve play practice test lint typecheck pytest schema stats bench bench-quick clean
+.PHONY: help venv services serve play practice test lint typecheck pytest schema stats bench bench-quick clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -29,6 +29,19 @@ $(BENCH_STAMP): $(STAMP)
 	touch $(BENCH_STAMP)
 
 venv: $(STAMP)  ## create .venv and install the project with its dev tools
+
+# The servers the store and bus tests start themselves (tests/services.py):
+# without them those tests are skipped, or fail under FLOWERGARDEN_REQUIRE_SERVICES=1.
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+
+services:  ## install the Debian packages the multi-worker tests start: PostgreSQL and Redis
+	@if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && command -v redis-server >/dev/null; then \
+		echo "PostgreSQL and Redis are installed"; \
+	else \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y --no-install-recommends postgresql redis-server; \
+	fi
 
 serve: $(STAMP)  ## run the race server on $(HOST):$(PORT) with SQLite file $(DB)
 	$(BIN)/flowergarden-server --host $(HOST) --port $(PORT) --db $(DB)

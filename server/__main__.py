@@ -3,11 +3,16 @@
 On either signal the server stops accepting players (``/healthz`` answers
 503), closes every connection with 1001, lets finished races reach the
 store, closes it, and exits with 0.
+
+With ``--workers N`` (N > 1) this process is instead the supervisor of N
+workers, each this same program with ``--workers 1`` (:mod:`server.workers`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import logging
 import signal
 import sys
@@ -15,8 +20,9 @@ from typing import TYPE_CHECKING
 
 from .app import GameServer
 from .config import Settings, parse_args
-from .store import SqliteStore
+from .stores import open_store
 from .tuning import tune_gc, tune_malloc
+from .workers import own_worker_id, supervise
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -36,7 +42,10 @@ def on_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
     """
 
     def handler(signum: int, frame: object) -> None:
-        loop.call_soon_threadsafe(stop.set)
+        # A signal after the loop has closed (a second SIGTERM, from systemd
+        # and a supervisor both) finds the server stopped already.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(stop.set)
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, handler)
@@ -46,17 +55,23 @@ async def run(settings: Settings) -> None:
     """Serve until a signal asks to stop."""
     stop = asyncio.Event()
     on_signals(asyncio.get_running_loop(), stop)
-    server = GameServer(settings, SqliteStore(settings.db))
+    store = open_store(settings.db)
+    server = GameServer(settings, store, worker=settings.worker_id, redis=settings.redis)
     async with server:
         await stop.wait()
         logging.getLogger("flowergarden.server").info("shutting down")
 
 
-def configure_logging(level: str) -> None:
-    """Timestamped lines on stderr; websockets' own per-connection lines only when they matter."""
+def configure_logging(level: str, worker: str = "") -> None:
+    """Timestamped lines on stderr; websockets' own per-connection lines only when they matter.
+
+    ``worker`` (a worker id given by flag, as the supervisor gives its
+    workers) tags every line, since the workers of one supervisor share its
+    stderr."""
+    tag = f"[{worker.replace('%', '%%')}]" if worker else ""
     logging.basicConfig(
         level=level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        format=f"%(asctime)s %(levelname)s %(name)s{tag}: %(message)s",
         stream=sys.stderr,
     )
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -64,7 +79,11 @@ def configure_logging(level: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     settings = parse_args(argv)
-    configure_logging(settings.log_level)
+    if settings.workers > 1:
+        configure_logging(settings.log_level)
+        return supervise(settings)
+    configure_logging(settings.log_level, settings.worker_id)
+    settings = dataclasses.replace(settings, worker_id=own_worker_id(settings))
     tune_gc()
     tune_malloc()
     asyncio.run(run(settings))

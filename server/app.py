@@ -36,20 +36,33 @@ from protocol import (
     encode_bytes,
 )
 
+from .cluster import Cluster
 from .connection import Conn, error, with_id
-from .events import Journaled, Output, RaceStarted, Refused, Send, SendPlayed, Wake
+from .events import (
+    Journaled,
+    Output,
+    RaceEnded,
+    RaceStarted,
+    Refused,
+    Send,
+    SendPlayed,
+    Wake,
+)
 from .handler import Options
-from .identity import Identity, Registry
+from .identity import Identity, Registry, hash_token
 from .limits import AddressLimit, RateLimiter, Verdict
 from .listener import Listener
 from .lobby import Lobby
+from .metrics import CONTENT_TYPE, Metrics
+from .outbox import Writer
+from .remote import RemoteConn
 from .restore import restore
 from .store import StoreError, StoreUnavailable
 from .timers import RaceTimers
-from .transport import json_response, text_response
+from .transport import http_response, json_response, text_response
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
+    from collections.abc import Awaitable, Callable, Collection
 
     from protocol import ClientMessage, RequestId
 
@@ -58,7 +71,10 @@ if TYPE_CHECKING:
     from .store import Store
     from .transport import Request, Response
 
-__all__ = ["GameServer"]
+__all__ = ["AnyConn", "GameServer"]
+
+AnyConn = Conn | RemoteConn
+"""A player's connection: a socket here, or one on another worker (server/remote.py)."""
 
 log = logging.getLogger("flowergarden.server")
 
@@ -74,11 +90,15 @@ class GameServer:
         clock: Callable[[], float] = time.monotonic,
         limiter: Callable[[], RateLimiter] = RateLimiter,
         compression: str | None = None,
+        worker: str = "0",
+        redis: str = "",
     ) -> None:
         """``limiter`` makes each connection's rate limiter (the benchmark lifts
         the limit); ``compression`` is None (off) or ``"deflate"``: off, because
         on frames this small deflate costs throughput and doubles memory per
-        connection (bench/README.md)."""
+        connection (bench/README.md); ``worker`` names this process in ``/metrics``
+        and among the workers that share a lobby through Redis at ``redis``
+        (server/cluster.py); with none, the lobby is this process's alone."""
         self.settings = settings
         self.store = store
         self.clock = clock
@@ -94,10 +114,12 @@ class GameServer:
         self.registry = Registry()
         self.closing = False
         self._listener: Listener[Conn] | None = None
-        self._conns: dict[str, Conn] = {}
+        self._conns: dict[str, AnyConn] = {}
         """The connection of every player who has said hello."""
+        self.metrics = Metrics(self.lobby, self._conns, self._connections, worker)
         self._pages: dict[str, Callable[[Conn, Request], Response]] = {
             "/healthz": self._healthz,
+            "/metrics": self._metrics,
         }
         """The plain HTTP paths, each answered by a page; anything else but /ws is 404."""
         self._timers = RaceTimers(self._tick, clock)
@@ -105,12 +127,18 @@ class GameServer:
         self._hellos: set[asyncio.Task[None]] = set()
         """Hellos waiting for the store."""
         self._closed: asyncio.Future[None] | None = None
+        self.writer = Writer()
+        """Writes the frames of connections on other workers, as a listener does its own."""
+        self.cluster: Cluster | None = Cluster(self, redis, worker) if redis else None
 
     # -- life cycle ------------------------------------------------------------
 
     async def start(self) -> None:
         self.registry = Registry(await self.store.open())
-        await self._restore_races()
+        if self.cluster is None:
+            await self.restore_races()
+        else:  # the races nobody alive owns, and from now on those of workers that die
+            await self.cluster.start()
         settings = self.settings
         options = Options(
             max_size=settings.max_message,
@@ -119,14 +147,17 @@ class GameServer:
             compression=self._compression,
         )
         listener = Listener(self, self._connection, options, settings.max_connections)
-        await listener.start(settings.host, settings.port)
+        await listener.start(settings.host, settings.port, reuse_port=settings.reuse_port)
         self._listener = listener
         log.info("listening on %s", self.url)
 
-    async def _restore_races(self) -> None:
-        """Take back every race the last process left live (server/restore.py)."""
+    async def restore_races(self, only: Collection[str] | None = None) -> None:
+        """Take back every race the last process left live, or those of them in
+        ``only`` (server/restore.py)."""
         began = time.perf_counter()
         live = await self.store.live_races()
+        if only is not None:
+            live = [race for race in live if race[0].game_id in only]
         now, settings = self.clock(), self.settings
         for start, entries, elapsed in live:
             race, left = restore(
@@ -171,14 +202,16 @@ class GameServer:
         await asyncio.shield(self._closed)
 
     async def _shut_down(self) -> None:
-        self.closing = True
+        self.closing = True  # from now on no message is handled, and no race moves
+        self._timers.cancel_all()
+        # Live races stay live: the next process (or another worker) takes
+        # them from the journal, at the time they stand at now.
+        await self.store.suspend(self.lobby.elapsed(self.clock()))
+        if self.cluster is not None:  # hands the races over: the lease goes now
+            await self.cluster.close()
         listener = self._listener
         if listener is not None:
             await listener.close_connections(1001, "the server is shutting down")
-        self._timers.cancel_all()
-        # Live races stay live: the next process takes them from the journal,
-        # at the time they stand at now.
-        await self.store.suspend(self.lobby.elapsed(self.clock()))
         # The store finishes every call already made of it as it closes (and
         # stops retrying writes that keep failing): waiting for the hellos and
         # writes before closing it could be waiting for ever.
@@ -226,16 +259,23 @@ class GameServer:
         status = "closing" if self.closing else "full" if full else "ok"
         if status == "ok" and self.store.failing:
             status = "degraded"
-        assert self._listener is not None
         body = {
             "status": status,
             "online": self.lobby.online,
             "players": len(self._conns),
-            "connections": len(self._listener.connections),
+            "connections": self._connections(),
         }
         ok = status in ("ok", "degraded")
         code = HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE
         return json_response(code, body)
+
+    def _metrics(self, conn: Conn, request: Request) -> Response:
+        """Prometheus' text format (server/metrics.py)."""
+        return http_response(HTTPStatus.OK, self.metrics.render(), CONTENT_TYPE)
+
+    def _connections(self) -> int:
+        """Every TCP connection open, in its handshake or not."""
+        return len(self._listener.connections) if self._listener is not None else 0
 
     # -- one connection --------------------------------------------------------
 
@@ -244,9 +284,10 @@ class GameServer:
             self.settings.hello_timeout, self._hello_timeout, conn
         )
 
-    def received(self, conn: Conn, message: str | bytes) -> None:
+    def received(self, conn: AnyConn, message: str | bytes) -> None:
         """A message, as it arrives: it passes the rate limit now, then is
         handled, or held in order while a ``hello`` waits for the store."""
+        self.metrics.messages += 1
         if not self._admit(conn):
             return
         if isinstance(message, bytes):
@@ -256,18 +297,21 @@ class GameServer:
         else:
             self._handle(conn, message)
 
-    def pinged(self, conn: Conn) -> None:
+    def pinged(self, conn: AnyConn) -> None:
         """A ping counts against the rate limit as a message does (PROTOCOL.md, "Limits")."""
         self._admit(conn)
 
-    def closed(self, conn: Conn) -> None:
+    def closed(self, conn: AnyConn) -> None:
         if conn.hello_timer is not None:
             conn.hello_timer.cancel()
         who = conn.player.name if conn.player else "replaced" if conn.replaced else "no hello"
         log.info("connection from %s closed (%s): %s", conn.ip, conn.close_code, who)
+        self.metrics.closed(conn.close_code)
+        if isinstance(conn, Conn) and conn.proxy is not None and self.cluster is not None:
+            self.cluster.gone(conn)  # the player's home lets them go
         self._gone(conn)  # at once: the opponent hears of it without delay
 
-    def _admit(self, conn: Conn) -> bool:
+    def _admit(self, conn: AnyConn) -> bool:
         """Whether to handle the message (or ping) arriving now; the client is
         told, or let go, when it is over the rate limit."""
         if conn.replaced or conn.let_go or self.closing:
@@ -277,12 +321,12 @@ class GameServer:
             return False
         verdict = conn.limiter.admit(self.clock())
         if verdict is Verdict.LIMIT:
-            conn.send(Error(code="rate_limited", message="too many messages; slow down"))
+            self._error(conn, Error(code="rate_limited", message="too many messages; slow down"))
         elif verdict is Verdict.CLOSE:
             self._let_go(conn, 1008, "too many messages")
         return verdict is Verdict.ACCEPT
 
-    def _handle(self, conn: Conn, text: str) -> bool:
+    def _handle(self, conn: AnyConn, text: str) -> bool:
         """Handle one admitted message; False if that failed.
 
         A failure is a bug: it is logged and the connection let go with 1011,
@@ -292,6 +336,9 @@ class GameServer:
         try:
             if conn.player is None:
                 self._before_hello(conn, text)
+            elif isinstance(conn, Conn) and conn.proxy is not None:
+                assert self.cluster is not None
+                self.cluster.forward(conn, text)  # to the player's home, on another worker
             else:
                 self._on_message(conn, text)
         except Exception:
@@ -300,18 +347,23 @@ class GameServer:
             return False
         return True
 
-    def _let_go(self, conn: Conn, code: int, reason: str) -> None:
+    def _error(self, conn: AnyConn, message: Error) -> None:
+        """Send an ``error``: every one the server sends goes through here, and is counted."""
+        self.metrics.error(message.code)
+        conn.send(message)
+
+    def _let_go(self, conn: AnyConn, code: int, reason: str) -> None:
         """Close ``conn`` with ``code`` once what is queued for it is written;
         its player leaves the lobby at once, and nothing more from it is handled."""
         conn.let_go = True
         self._gone(conn)
         conn.close(code, reason)
 
-    def _hello_timeout(self, conn: Conn) -> None:
+    def _hello_timeout(self, conn: AnyConn) -> None:
         if conn.player is None and not conn.replaced:
             conn.close(1008, "no hello in time")
 
-    def _before_hello(self, conn: Conn, frame: str) -> None:
+    def _before_hello(self, conn: AnyConn, frame: str) -> None:
         message = self._decoded(conn, frame)
         if message is None:
             return
@@ -321,9 +373,9 @@ class GameServer:
             self._hellos.add(hello)
             hello.add_done_callback(functools.partial(self._helloed, conn))
         else:
-            conn.send(error("hello_first", "say hello first", message.id))
+            self._error(conn, error("hello_first", "say hello first", message.id))
 
-    def _helloed(self, conn: Conn, hello: asyncio.Task[None]) -> None:
+    def _helloed(self, conn: AnyConn, hello: asyncio.Task[None]) -> None:
         """The hello is done: handle what came meanwhile, in order, until
         another hello waits."""
         self._hellos.discard(hello)
@@ -339,40 +391,46 @@ class GameServer:
                 conn.waiting.extend(waiting[i + 1 :])
                 return
 
-    def _on_message(self, conn: Conn, frame: str) -> None:
+    def _on_message(self, conn: AnyConn, frame: str) -> None:
         """A message from a player who has said hello: handling it never waits."""
         message = self._decoded(conn, frame)
         if message is None:
             return
         if isinstance(message, Hello):
-            conn.send(error("busy", "you have already said hello", message.id))
+            self._error(conn, error("busy", "you have already said hello", message.id))
             return
         assert conn.player is not None
         self._command(conn.player.player_id, message)
 
-    def _decoded(self, conn: Conn, frame: str) -> ClientMessage | None:
+    def _decoded(self, conn: AnyConn, frame: str) -> ClientMessage | None:
         """The message in ``frame``, or None once the client has its decoding error."""
         try:
             return decode(frame)
         except DecodeError as exc:
-            conn.send(exc.to_error())
+            self._error(conn, exc.to_error())
             return None
 
     def _command(self, player_id: str, message: ClientMessage) -> None:
+        if self.cluster is not None and self.cluster.takes(player_id, message):
+            return
+        self.command_here(player_id, message)
+
+    def command_here(self, player_id: str, message: ClientMessage) -> None:
+        """Have this worker's lobby core carry out a player's command."""
         try:
             outputs = self.lobby.handle(player_id, message, self.clock())
         except Refused as refused:
-            self._conns[player_id].send(error(refused.code, refused.message, message.id))
+            self._error(self._conns[player_id], error(refused.code, refused.message, message.id))
             return
         self._deliver(outputs, player_id, message.id)
 
     # -- identity --------------------------------------------------------------
 
-    async def _hello(self, conn: Conn, hello: Hello) -> None:
+    async def _hello(self, conn: AnyConn, hello: Hello) -> None:
         try:
             identity, token = await self._identify(hello, conn.ip)
         except Refused as refused:
-            conn.send(error(refused.code, refused.message, hello.id))
+            self._error(conn, error(refused.code, refused.message, hello.id))
             return
         if conn.closing or conn.let_go or self.closing:
             return  # gone, or going, while the store answered: nobody to welcome
@@ -385,13 +443,24 @@ class GameServer:
             id=hello.id,
         )
         conn.send(welcome)
+        log.debug("%s is %s (%s)", conn.ip, identity.name, "back" if hello.token else "new")
+        if self.cluster is not None and isinstance(conn, Conn):
+            home = await self.cluster.home_of(identity)
+            if home is not None:  # the player lives on another worker: forward to it
+                self.cluster.proxy(conn, identity, home)
+                return
+        self.take_over(conn, identity)
+
+    def take_over(self, conn: AnyConn, identity: Identity) -> None:
+        """``conn`` is ``identity``'s connection now; an older one closes with 4000."""
         old = self._conns.get(identity.player_id)
         self._conns[identity.player_id] = conn
         if old is not None:
             old.player = None  # its ending is not this player leaving
             old.replaced = True
             old.close(4000, "replaced by a newer connection")
-        log.debug("%s is %s (%s)", conn.ip, identity.name, "back" if hello.token else "new")
+        if self.cluster is not None:
+            self.cluster.changed()  # one more online
         outputs = self.lobby.connect(identity.player_id, identity.name, self.clock(), conn.ip)
         self._deliver(outputs, identity.player_id, None)
 
@@ -399,7 +468,12 @@ class GameServer:
         if hello.protocol is not None and hello.protocol != PROTOCOL_VERSION:
             raise Refused("unsupported_protocol", f"this server speaks protocol {PROTOCOL_VERSION}")
         if hello.token is not None:
-            return self.registry.by_token(hello.token), hello.token
+            known = self.registry.find(hello.token)
+            if known is None and self.cluster is not None:  # made by another worker?
+                known = await self.store.find_player(hash_token(hello.token))
+                if known is not None:
+                    self.registry.learn(known)
+            return known or self.registry.by_token(hello.token), hello.token
         self.registry.check_name(hello.name)  # a name refused costs no new player
         if self.store.failing:  # not queued behind writes that are being retried
             raise Refused("unavailable", "new players cannot be stored now; try again")
@@ -408,7 +482,7 @@ class GameServer:
         token = secrets.token_urlsafe(32)
         identity = self.registry.create("p" + secrets.token_hex(8), hello.name, token, time.time())
         try:
-            await self.store.add_player(identity)
+            await self.metrics.store_timed(self.store.add_player(identity), "add_player")
         except StoreUnavailable as exc:
             self.registry.discard(identity.player_id)
             log.error("could not store new player %s: %s", identity.name, exc)
@@ -419,14 +493,40 @@ class GameServer:
             raise Refused("name_taken", "that name could not be registered") from None
         return identity, token
 
-    def _gone(self, conn: Conn) -> None:
+    def _gone(self, conn: AnyConn) -> None:
         identity = conn.player
         if identity is None or self._conns.get(identity.player_id) is not conn:
             return
-        del self._conns[identity.player_id]
-        now = self.clock()
-        self._deliver(self.lobby.disconnect(identity.player_id, now), identity.player_id, None)
+        if self.closing:  # the races are suspended as they stood: nobody leaves them now
+            del self._conns[identity.player_id]
+            return
+        self.release(conn)
         self._persist(self.store.touch(identity.player_id, time.time()))
+        if self.cluster is not None:
+            self.cluster.left(identity.player_id)
+
+    def release(self, conn: AnyConn) -> None:
+        """``conn``'s player leaves this worker's lobby core; the socket stays as it is."""
+        assert conn.player is not None
+        player_id = conn.player.player_id
+        del self._conns[player_id]
+        self._deliver(self.lobby.disconnect(player_id, self.clock()), player_id, None)
+        if self.cluster is not None:
+            self.cluster.changed()
+
+    def players_here(self) -> list[str]:
+        """The players whose home is this worker and who are connected."""
+        return list(self._conns)
+
+    def resync(self, player_id: str) -> None:
+        """Send a racing player their race's whole state again (``game_state``)."""
+        race = self.lobby.race_of(player_id)
+        if race is not None:
+            self._deliver([Send((player_id,), race.state(race.seat_of(player_id)))], "", None)
+
+    def conn_of(self, player_id: str) -> AnyConn | None:
+        """The connection of a player whose home is here."""
+        return self._conns.get(player_id)
 
     # -- outputs ---------------------------------------------------------------
 
@@ -442,22 +542,16 @@ class GameServer:
         for out in outputs:
             if isinstance(out, SendPlayed):
                 frame = out.frame()
+                self.metrics.plays += 1
             elif isinstance(out, Send):
                 frame = encode_bytes(out.message)
                 if isinstance(out.message, GameStart) and out.message.seat == 0:
                     start = out.message
                     log.info("race %s started: %s", start.game_id, " v ".join(start.players))
-            elif isinstance(out, Wake):
-                self._timers.wake(out.game_id, out.at)
-                continue
-            elif isinstance(out, Journaled):
-                barrier = self._persist(self.store.journal(out.game_id, out.entry))
-                continue
-            elif isinstance(out, RaceStarted):
-                barrier = self._persist(self.store.begin_race(out.start, time.time()))
-                continue
             else:
-                barrier = self._record(out.record)
+                written = self._carry_out(out)
+                if written is not None:
+                    barrier = written
                 continue
             for player_id in out.to:
                 conn = conns.get(player_id)
@@ -468,6 +562,23 @@ class GameServer:
                     request_id = None
                 else:
                     conn.outbox.push(frame, barrier)
+
+    deliver = _deliver
+
+    def _carry_out(self, out: Output) -> asyncio.Future[None] | None:
+        """An output that sends nothing; the write that frames after it wait for, if any."""
+        if isinstance(out, Wake):
+            self._timers.wake(out.game_id, out.at)
+            return None
+        if self.cluster is not None:  # what other workers must see
+            self.cluster.shared_output(out)
+        if isinstance(out, Journaled):
+            return self._persist(self.store.journal(out.game_id, out.entry))
+        if isinstance(out, RaceStarted):
+            return self._persist(self.store.begin_race(out.start, time.time()))
+        if isinstance(out, RaceEnded):
+            return self._record(out.record)
+        return None  # Queued, RoomListed: only other workers need them
 
     def _record(self, record: RaceRecord) -> asyncio.Future[None]:
         ended = time.time()
@@ -486,6 +597,7 @@ class GameServer:
         if future not in self._writes:  # the store shares one future per batch
             self._writes.add(future)
             future.add_done_callback(self._written)
+            self.metrics.store_timed(future)
         return future
 
     def _written(self, future: asyncio.Future[None]) -> None:

@@ -2,21 +2,32 @@
 
 A flag on the command line wins over the environment, which wins over the
 default. README.md ("Running a server") lists them.
+
+Every field of :class:`Settings` is a flag. What follows from the flags
+without being one is a property: :attr:`Settings.reuse_port`, so that no
+combination of flags can contradict it.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from .stores import is_postgres
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-__all__ = ["Settings", "parse_args"]
+__all__ = ["ENV_PREFIX", "REDIS_SCHEMES", "Settings", "parse_args"]
 
 ENV_PREFIX = "FLOWERGARDEN_"
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+"""The URL schemes redis-py's ``Redis.from_url`` takes."""
+_WORKER_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+"""A worker id names a Redis channel and a Prometheus label: kept to what is safe in both."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,12 +45,28 @@ class Settings:
     send_queue: int = 512
     new_players_per_ip: int = 500
     wrong_codes_per_ip: int = 120
+    workers: int = 1
+    redis: str = ""
+    worker_id: str = ""
+
+    @property
+    def reuse_port(self) -> bool:
+        """Whether the listening socket takes ``SO_REUSEPORT``: when the lobby is shared.
+
+        A server that shares its lobby through Redis may share its port with
+        the others on the machine (the supervisor's workers, or a new server
+        started beside a running one), and the kernel spreads new connections
+        over them. A server of its own keeps the plain "address already in
+        use", which is what catches a second copy started by mistake.
+        """
+        return bool(self.redis)
 
 
 _HELP = {
     "host": "address to listen on (0.0.0.0 for every interface)",
     "port": "port to listen on; 0 picks a free one, and the bound address is logged",
-    "db": "SQLite file for players and finished races (':memory:' keeps nothing)",
+    "db": "where players and finished races are kept: an SQLite file (':memory:' keeps"
+    " nothing) or a postgresql:// URL",
     "grace": "seconds a racer whose connection dropped has to come back",
     "idle_timeout": "seconds a racer may go without a play before they are timed out",
     "max_message": "largest frame accepted, in bytes; a larger one closes with 1009",
@@ -51,7 +78,17 @@ _HELP = {
     "send_queue": "messages queued for a slow receiver before it is disconnected",
     "new_players_per_ip": "new players (hello without a token) one address may make an hour",
     "wrong_codes_per_ip": "wrong room codes one address may try an hour, 20 at most at once",
+    "workers": "worker processes serving the one port; more than 1 needs --redis and a"
+    " postgresql:// --db: see deploy/README.md",
+    "redis": "Redis URL (redis://, rediss:// or unix://) through which workers share the lobby",
+    "worker_id": "this process's name among the workers (in /metrics); empty makes one:"
+    " HOSTNAME-PID, or with --workers N, HOSTNAME-1 to HOSTNAME-N (ID-1 to ID-N when given)",
 }
+
+_SHARED = (
+    "several workers share the lobby through Redis and the records through PostgreSQL;"
+    " see deploy/README.md"
+)
 
 
 def parse_args(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> Settings:
@@ -75,11 +112,12 @@ def parse_args(argv: Sequence[str] | None = None, env: Mapping[str, str] | None 
             # environment value is a usage error like a malformed flag.
             default=env_value if env_value is not None else default,
             metavar=name.upper(),
-            help=f"{_HELP[name]} (default: {default})",
+            help=f"{_HELP[name]} (default: {default if default != '' else 'none'})",
         )
     args = parser.parse_args(argv)
     settings = Settings(**vars(args))
     _check(parser, settings)
+    _check_workers(parser, settings)
     return settings
 
 
@@ -98,3 +136,25 @@ def _check(parser: argparse.ArgumentParser, settings: Settings) -> None:
         parser.error("--new-players-per-ip and --wrong-codes-per-ip must be at least 1")
     if settings.log_level.upper() not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
         parser.error("--log-level must be DEBUG, INFO, WARNING or ERROR")
+
+
+def _check_workers(parser: argparse.ArgumentParser, settings: Settings) -> None:
+    """The flags of several workers: each refusal says what to give instead."""
+    if settings.workers < 1:
+        parser.error("--workers must be at least 1")
+    if settings.redis and not settings.redis.startswith(REDIS_SCHEMES):
+        parser.error("--redis must be a URL starting with redis://, rediss:// or unix://")
+    if settings.worker_id and not _WORKER_ID.fullmatch(settings.worker_id):
+        parser.error("--worker-id must be 1 to 64 letters, digits, '.', '_' or '-'")
+    if settings.workers == 1:
+        return
+    if not settings.redis:
+        parser.error(f"--workers {settings.workers} needs --redis: {_SHARED}")
+    if not is_postgres(settings.db):
+        parser.error(f"--workers {settings.workers} needs a postgresql:// --db: {_SHARED}")
+    if settings.port == 0:
+        # Each worker would be given a port of its own: they would not share one.
+        parser.error(
+            f"--workers {settings.workers} needs a port number: with --port 0 each worker"
+            " would listen on a different port"
+        )

@@ -29,7 +29,16 @@ __all__ = ["Conn", "error", "with_id"]
 class Conn(Connection):
     """A connection to the race server."""
 
-    __slots__ = ("hello_timer", "let_go", "limiter", "player", "replaced", "waiting")
+    __slots__ = (
+        "conn_id",
+        "hello_timer",
+        "let_go",
+        "limiter",
+        "player",
+        "proxy",
+        "replaced",
+        "waiting",
+    )
 
     def __init__(self, host: Host, limiter: RateLimiter) -> None:
         super().__init__(host)
@@ -42,6 +51,10 @@ class Conn(Connection):
         self.waiting: list[str] | None = None
         """Messages admitted while a ``hello`` waits for the store, in order (None: none waits)."""
         self.hello_timer: asyncio.TimerHandle | None = None
+        self.proxy: str | None = None
+        """The worker that is this player's home, when it is not this one (server/cluster.py)."""
+        self.conn_id = ""
+        """Its name on the bus, once it has been proxied."""
 
     def send(self, message: ServerMessage) -> None:
         self.push(encode_bytes(message))

@@ -17,6 +17,9 @@ which the glue carries out in order, and each output says all it needs.
   until the race is on disk.
 * :class:`Wake` gives a race's next deadline (None: it has none), so the glue
   keeps one timer per race and calls the lobby's ``tick`` when it falls.
+* :class:`Queued` and :class:`RoomListed` say who waits in the quick-match
+  queue and which rooms are open, for the workers that share a lobby; one
+  process alone skips them.
 
 A command the rules refuse raises :class:`Refused`, which carries the
 protocol's error code; the core has changed nothing when it raises.
@@ -30,16 +33,18 @@ from typing import TYPE_CHECKING
 from protocol import played_frame
 
 if TYPE_CHECKING:
-    from protocol import BoardStatus, ErrorCode, ServerMessage
+    from protocol import BoardStatus, ErrorCode, Rules, ServerMessage
 
     from .record import Entry, RaceRecord, RaceStart
 
 __all__ = [
     "Journaled",
     "Output",
+    "Queued",
     "RaceEnded",
     "RaceStarted",
     "Refused",
+    "RoomListed",
     "Send",
     "SendPlayed",
     "Wake",
@@ -110,7 +115,31 @@ class Wake:
     at: float | None
 
 
-Output = Send | SendPlayed | RaceStarted | Journaled | RaceEnded | Wake
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """``player_id`` waits for an opponent with ``rules``; with None, waits no more.
+
+    What other workers must see of the quick-match queue (docs/design.md,
+    "Several workers"); one process alone has nothing to do with it.
+    """
+
+    player_id: str
+    rules: Rules | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomListed:
+    """Room ``code`` is open for a second player (``open``), or no longer is.
+
+    As :class:`Queued`: what other workers must see, so that a ``join_room``
+    anywhere finds the room.
+    """
+
+    code: str
+    open: bool
+
+
+Output = Send | SendPlayed | RaceStarted | Journaled | RaceEnded | Wake | Queued | RoomListed
 
 
 class Refused(Exception):

@@ -11,16 +11,27 @@ code, so that the glue can answer ``unavailable`` for the first kind and a
 refusal (``name_taken``) for the second. :class:`Patience` is when the store's
 worker tries a failing write again, and when it stops: it is shared by the
 worker thread, which waits in it, and :meth:`server.store.SqliteStore.close`
-on the loop, which bounds it.
+on the loop, which bounds it; :class:`AsyncPatience` is the same for a worker
+that is a task (:class:`server.postgres.PostgresStore`, whose errors
+:func:`server.pg_database.classified_pg` draws).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sqlite3
 import threading
 import time
 
-__all__ = ["Patience", "StoreError", "StoreRefused", "StoreUnavailable", "classified"]
+__all__ = [
+    "AsyncPatience",
+    "Patience",
+    "StoreError",
+    "StoreRefused",
+    "StoreUnavailable",
+    "classified",
+]
 
 _TRANSIENT = frozenset(
     getattr(sqlite3, f"SQLITE_{name}")
@@ -93,3 +104,33 @@ class Patience:
 
     def _left(self) -> float:
         return float("inf") if self._give_up_at is None else self._give_up_at - time.monotonic()
+
+
+class AsyncPatience(Patience):
+    """:class:`Patience` for a worker that is a task on the loop (the PostgreSQL store's).
+
+    ``failing`` and the deadline are the parent's; only the wait differs: it
+    awaits an :class:`asyncio.Event` that :meth:`wake` and :meth:`give_up_after`
+    set, where the parent's blocks its thread.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._woken = asyncio.Event()
+
+    def give_up_after(self, seconds: float) -> None:
+        super().give_up_after(seconds)
+        self._woken.set()
+
+    def wake(self) -> None:
+        self._woken.set()
+
+    async def pause_async(self, delay: float) -> bool:
+        """Wait ``delay`` before the next attempt (less if woken); False if there is none."""
+        delay = min(delay, self._left())
+        if delay <= 0:
+            return False
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._woken.wait(), delay)
+        self._woken.clear()
+        return True

@@ -78,6 +78,15 @@ class Registry:
             raise Refused("bad_token", "no player has this token")
         return identity
 
+    def learn(self, identity: Identity) -> None:
+        """Know a player another worker made (server/cluster.py)."""
+        if identity.player_id not in self._by_id:
+            self._add(identity)
+
+    def find(self, token: str) -> Identity | None:
+        """The player ``token`` names, if this registry knows them."""
+        return self._by_token.get(hash_token(token))
+
     def _add(self, identity: Identity) -> None:
         self._by_id[identity.player_id] = identity
         self._by_name[identity.name.lower()] = identity

@@ -14,6 +14,12 @@ reports each failure (about one a second: it waits a second before trying
 again) with a traceback. :class:`AcceptErrors` turns them into one warning
 per :data:`ACCEPT_LOG_INTERVAL`, with a count.
 
+With ``reuse_port`` (:meth:`Listener.start`), the socket takes
+``SO_REUSEPORT``: every worker of ``--workers N`` listens on the same port,
+each with a socket of its own, and the kernel hashes each new connection to
+one of them. A worker that dies takes only its own socket, and its queue of
+unaccepted connections, with it; the others go on accepting.
+
 Once every :data:`KEEPALIVE` seconds the listener pings every websocket that
 has sent nothing since the last round, and aborts one that has not answered
 since (:meth:`~server.transport.Connection.keepalive`): a client gone without
@@ -79,10 +85,19 @@ class Listener(Generic[C]):
         self._keepalive: asyncio.TimerHandle | None = None
         self._errors: AcceptErrors | None = None
 
-    async def start(self, host: str, port: int) -> None:
+    async def start(self, host: str, port: int, *, reuse_port: bool = False) -> None:
+        """Listen on ``host:port``; ``reuse_port`` sets ``SO_REUSEPORT``, so that
+        several processes (the workers of ``--workers``) listen on the same port
+        and the kernel spreads new connections over them."""
         loop = asyncio.get_running_loop()
         self._errors = AcceptErrors.install(loop)
-        self._server = await loop.create_server(lambda: self._factory(self), host, port)
+        try:
+            self._server = await loop.create_server(
+                lambda: self._factory(self), host, port, reuse_port=reuse_port
+            )
+        except OSError:  # the port is taken: leave the loop as it was
+            self._errors.uninstall()
+            raise
         self._keepalive = loop.call_later(self._interval, self._sweep)
 
     @property

@@ -48,7 +48,7 @@ from protocol import (
     Seeking,
 )
 
-from .events import Output, Refused, Send, Wake
+from .events import Output, Queued, Refused, RoomListed, Send, Wake
 from .limits import AddressLimit
 from .race import Race, SeatInfo
 
@@ -151,6 +151,28 @@ class Lobby:
         """A live race."""
         return self._races.get(game_id)
 
+    def has_room(self, code: str) -> bool:
+        """Whether ``code`` (as a player types it) names a room of this lobby."""
+        return code.strip().upper() in self._rooms
+
+    def open_rooms(self) -> list[str]:
+        """The codes of the rooms waiting for a second player."""
+        return [code for code, room in self._rooms.items() if room.race is None]
+
+    def snapshot(self) -> LobbySnapshot:
+        """What a ``lobby`` command answers: players online, seekers, open public rooms, races."""
+        rooms = [
+            RoomInfo(code=room.code, host=self._players[room.host].name, rules=room.rules)
+            for room in self._rooms.values()
+            if room.public and room.race is None
+        ]
+        games = [
+            GameInfo(game_id=race.game_id, players=race.names, counts=race.counts)
+            for race in self._races.values()
+        ]
+        seeking = sum(len(queue) for queue in self._queue.values())
+        return LobbySnapshot(online=self.online, seeking=seeking, rooms=rooms, games=games)
+
     def race_of(self, player_id: str) -> Race | None:
         """The live race of a player, if any."""
         player = self._players.get(player_id)
@@ -174,11 +196,11 @@ class Lobby:
         """A player's connection is gone: they leave the queue, their room and what they watch."""
         player = self._players[player_id]
         player.online = False
-        self._move_on(player)
+        moved = self._move_on(player)
         if player.race is None:
-            return []
+            return moved
         race = player.race
-        return self._after_race(race, race.leave(race.seat_of(player_id), now))
+        return [*moved, *self._after_race(race, race.leave(race.seat_of(player_id), now))]
 
     def restore(self, race: Race, out: list[Output]) -> list[Output]:
         """Take back a race rebuilt from its journal (:func:`server.restore.restore`).
@@ -208,44 +230,34 @@ class Lobby:
         return self._after_race(race, race.tick(now)) if race else []
 
     def _lobby(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
-        rooms = [
-            RoomInfo(code=room.code, host=self._players[room.host].name, rules=room.rules)
-            for room in self._rooms.values()
-            if room.public and room.race is None
-        ]
-        games = [
-            GameInfo(game_id=race.game_id, players=race.names, counts=race.counts)
-            for race in self._races.values()
-        ]
-        seeking = sum(len(queue) for queue in self._queue.values())
-        snapshot = LobbySnapshot(online=self.online, seeking=seeking, rooms=rooms, games=games)
-        return [Send((player.id,), snapshot)]
+        return [Send((player.id,), self.snapshot())]
 
     def _seek(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
         assert message.type == "seek"
         self._check_free(player)
-        self._move_on(player)
+        out = self._move_on(player)
         rules = message.rules
-        out: list[Output] = [Send((player.id,), Seeking(rules=rules))]
+        out.append(Send((player.id,), Seeking(rules=rules)))
         queue = self._queue.setdefault(rules, [])
         if not queue:
             queue.append(player.id)
             player.seeking = rules
-            return out
+            return [*out, Queued(player.id, rules)]
         opponent = self._players[queue.pop(0)]
         if not queue:
             del self._queue[rules]
         opponent.seeking = None
-        return out + self._start(opponent, player, rules, now)
+        return [*out, Queued(opponent.id, None), *self._start(opponent, player, rules, now)]
 
     def _create_room(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
         assert message.type == "create_room"
         self._check_free(player)
-        self._move_on(player)
+        moved = self._move_on(player)
         code = self._new_code()
         self._rooms[code] = _Room(code, player.id, message.rules, message.public)
         player.room = code
-        return [Send((player.id,), Room(code=code, rules=message.rules))]
+        room = Room(code=code, rules=message.rules)
+        return [*moved, Send((player.id,), room), RoomListed(code, True)]
 
     def _join_room(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
         assert message.type == "join_room"
@@ -258,14 +270,14 @@ class Lobby:
             raise Refused("room_not_found", f"no open room has the code {message.code!r}")
         if room.race is not None:
             raise Refused("room_full", "that room's race has already started")
-        self._move_on(player)
+        moved = self._move_on(player)
         host = self._players[room.host]
         host.room = None
-        return self._start(host, player, room.rules, now, room)
+        listed = RoomListed(room.code, False)
+        return [*moved, listed, *self._start(host, player, room.rules, now, room)]
 
     def _cancel(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
-        self._move_on(player)
-        return [Send((player.id,), Cancelled())]
+        return [*self._move_on(player), Send((player.id,), Cancelled())]
 
     def _play(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
         assert message.type == "play"
@@ -327,8 +339,12 @@ class Lobby:
             raise Refused("game_over", "your race is over")
         raise Refused("not_in_game", "you are not in a race")
 
-    def _move_on(self, player: _Player) -> None:
-        """Leave the queue, close one's open room, stop watching; forget the last race."""
+    def _move_on(self, player: _Player) -> list[Output]:
+        """Leave the queue, close one's open room, stop watching; forget the last race.
+
+        Returns what others must see of it: leaving the queue, closing a room.
+        """
+        out: list[Output] = []
         self._lapse_rematch(player)
         if player.seeking is not None:
             queue = self._queue[player.seeking]
@@ -336,12 +352,15 @@ class Lobby:
             if not queue:
                 del self._queue[player.seeking]
             player.seeking = None
+            out.append(Queued(player.id, None))
         if player.room is not None:
             del self._rooms[player.room]
+            out.append(RoomListed(player.room, False))
             player.room = None
         self._stop_watching(player)
         if player.race is None:
             player.last_race = None
+        return out
 
     def _stop_watching(self, player: _Player) -> None:
         if player.watching is not None:

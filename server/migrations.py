@@ -92,6 +92,29 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (race_id, seq)
         ) WITHOUT ROWID""",
     ),
+    # 3 -> 4: the journal becomes a log, its rows in the order they were
+    # written. Keyed by race, a commit of plays from many races wrote a page
+    # for each race (random ids spread the key over the table); keyed by a
+    # rowid, it writes the log's last page or two. AUTOINCREMENT, so that ids
+    # only grow: a live race's ``first_entry`` is the id its entries start
+    # from, and entries below the oldest live race's belong to finished races
+    # and are deleted (server/sqlite.py, Database.write).
+    (
+        """CREATE TABLE journal_log (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            race_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL CHECK (seat IN (0, 1)),
+            what TEXT NOT NULL,
+            at REAL NOT NULL
+        )""",
+        """INSERT INTO journal_log (race_id, seq, seat, what, at)
+            SELECT race_id, seq, seat, what, at FROM journal ORDER BY race_id, seq""",
+        "DROP TABLE journal",
+        "ALTER TABLE journal_log RENAME TO journal",
+        "ALTER TABLE live_races ADD COLUMN first_entry INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX live_races_by_first_entry ON live_races (first_entry)",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""
 

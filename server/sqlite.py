@@ -93,16 +93,26 @@ class Writes:
         return "; ".join(parts) or "nothing"
 
 
+_NEXT_ENTRY = "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'journal'), 0) + 1"
+"""The id the journal's next entry will get: AUTOINCREMENT ids only grow."""
+
+
 class Database:
     """One connection to an SQLite file, and every statement the store runs on it."""
 
-    def __init__(self, path: str, *, durable: bool) -> None:
-        # Autocommit mode: transactions are explicit, see _transaction.
-        self._conn = sqlite3.connect(path, isolation_level=None)
+    def __init__(self, path: str, *, durable: bool, checkpoints: bool = True) -> None:
+        """``checkpoints=False``: the owner calls :meth:`checkpoint` itself, on a
+        thread where its fsync may wait (server/store.py)."""
+        # Autocommit mode: transactions are explicit, see _transaction. Any
+        # thread: the store hands the connection between its worker and the
+        # event loop, never to both at once (server/store.py).
+        self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         try:
             self._conn.execute("PRAGMA journal_mode=WAL")
             # NORMAL is safe against a killed process in WAL mode (server/store.py).
             self._conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            if not checkpoints:
+                self._conn.execute("PRAGMA wal_autocheckpoint=0")
             self._conn.execute("PRAGMA foreign_keys=ON")
             self._conn.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
         except BaseException:
@@ -155,6 +165,10 @@ class Database:
         finally:
             self._conn.close()
 
+    def checkpoint(self) -> None:
+        """Fold what the WAL holds into the main file, as far as no reader needs it."""
+        self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
     def execute(self, sql: str) -> list[tuple[object, ...]]:
         """Run one statement outside any transaction of the store's; its rows (tests, tools)."""
         return self._conn.execute(sql).fetchall()
@@ -174,15 +188,33 @@ class Database:
                 ),
             )
 
+    def write_now(self, writes: Writes) -> None:
+        """:meth:`write`, but fail at once (SQLITE_BUSY) rather than wait for another
+        process's lock: the store calls this on the event loop (server/store.py)."""
+        self._conn.execute("PRAGMA busy_timeout=0")
+        try:
+            self.write(writes)
+        finally:
+            self._conn.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
+
     def write(self, writes: Writes) -> None:
         """Write everything in one transaction, or nothing; a known start or race is skipped."""
         with self._transaction() as conn:
             if writes.starts:
+                # A race's entries will have ids past the last one ever given.
+                (first,) = conn.execute(_NEXT_ENTRY).fetchone()
                 conn.executemany(
-                    "INSERT INTO live_races (id, rules, seeds, player0, player1, started)"
-                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                    "INSERT INTO live_races (id, rules, seeds, player0, player1, started,"
+                    " first_entry) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                     [
-                        (s.game_id, s.rules_json, json.dumps(list(s.seeds)), *s.player_ids, wall)
+                        (
+                            s.game_id,
+                            s.rules_json,
+                            json.dumps(list(s.seeds)),
+                            *s.player_ids,
+                            wall,
+                            first,
+                        )
                         for s, wall in writes.starts
                     ],
                 )
@@ -194,8 +226,14 @@ class Database:
             for record, started_wall, ended_wall in writes.races:
                 self._insert_race(record, started_wall, ended_wall)
                 # A finished race is its record: its journal is done with.
-                conn.execute("DELETE FROM journal WHERE race_id = ?", (record.game_id,))
                 conn.execute("DELETE FROM live_races WHERE id = ?", (record.game_id,))
+            if writes.races:
+                # The log's head, up to the oldest live race's first entry,
+                # is finished races' only: a prefix of the table, cheap to cut.
+                conn.execute(
+                    "DELETE FROM journal WHERE id < coalesce("
+                    f"(SELECT min(first_entry) FROM live_races), ({_NEXT_ENTRY}))"
+                )
 
     def _insert_race(self, record: RaceRecord, started_wall: float, ended_wall: float) -> None:
         moves = _moves_json(record.moves)
@@ -259,16 +297,21 @@ class Database:
                 " FROM live_races AS l LEFT JOIN players AS p0 ON p0.id = l.player0"
                 " LEFT JOIN players AS p1 ON p1.id = l.player1 ORDER BY l.started, l.id"
             ).fetchall()
+            # Finished races' entries may still be in the log: only live ones count.
             rows = conn.execute(
-                "SELECT race_id, seq, seat, what, at FROM journal ORDER BY race_id, seq"
+                "SELECT j.race_id, j.seq, j.seat, j.what, j.at FROM journal AS j"
+                " JOIN live_races AS l ON l.id = j.race_id ORDER BY j.race_id, j.seq"
             ).fetchall()
         journals: dict[object, list[Entry]] = {}
         for race_id, seq, seat, what, at in rows:
             journals.setdefault(race_id, []).append(Entry(seq, seat, what, at))
-        live = [_live_race(row, journals.pop(row[0], [])) for row in races]
-        if journals:  # only if foreign keys were off when they were written
-            log.error("journal entries of no live race, ignored: %s", _races(journals))
-        return live
+        return [_live_race(row, journals.pop(row[0], [])) for row in races]
+
+    def find_player(self, token_hash: str) -> Identity | None:
+        row = self._conn.execute(
+            "SELECT id, name, token_hash, created FROM players WHERE token_hash = ?", (token_hash,)
+        ).fetchone()
+        return None if row is None else Identity(*row)
 
     def player_stats(self, player_id: str) -> PlayerStats | None:
         row = self._conn.execute(

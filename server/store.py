@@ -87,6 +87,10 @@ _TestCall: TypeAlias = "tuple[str, asyncio.Future[_Rows]]"
 
 log = logging.getLogger("flowergarden.server")
 
+_CHECKPOINT_EVERY = 200
+"""Batches written on the loop between two checkpoints on the worker: each
+writes a few pages, and SQLite's own checkpoints come every 1,000."""
+
 
 class Store(Protocol):
     """Where players, live races and finished races are kept (see the module docstring)."""
@@ -147,6 +151,9 @@ class Store(Protocol):
     async def player_stats(self, player_id: str) -> PlayerStats | None:
         """A player's record, or None for an unknown id."""
 
+    async def find_player(self, token_hash: str) -> Identity | None:
+        """The player with this token's hash, or None: one another worker made."""
+
     async def race(self, game_id: str) -> RaceRecord | None:
         """A finished race with wall-clock ``started`` and ``ended``, or None."""
 
@@ -175,6 +182,11 @@ class SqliteStore:
         """The last batch, while it waits for the end of the loop's pass."""
         """The batch the worker will write next, if it is the last job queued."""
         self._patience = Patience()
+        self._inline = not durable
+        """Whether a batch may be written on the loop while the worker is idle."""
+        self._jobs = 0
+        """Jobs queued for the worker or running there, counted on the loop."""
+        self._inline_batches = 0
         self._test_calls: queue.SimpleQueue[_TestCall] = queue.SimpleQueue()
 
     def __repr__(self) -> str:
@@ -188,7 +200,7 @@ class SqliteStore:
         return await self._submit(self._open_on_worker)
 
     async def add_player(self, identity: Identity) -> None:
-        await self._submit(lambda: self._write_on_worker(lambda db: db.add_player(identity)))
+        await self._submit(lambda: self._write(lambda db: db.add_player(identity)))
 
     def begin_race(self, start: RaceStart, started_wall: float) -> asyncio.Future[None]:
         return self._join(lambda batch: batch.add(batch.writes.starts, (start, started_wall)))
@@ -204,16 +216,19 @@ class SqliteStore:
 
     async def suspend(self, elapsed: dict[str, float]) -> None:
         kept = dict(elapsed)  # the caller may change theirs before the worker reads it
-        await self._submit(lambda: self._write_on_worker(lambda db: db.suspend(kept)))
+        await self._submit(lambda: self._write(lambda db: db.suspend(kept)))
 
     async def live_races(self) -> list[LiveRace]:
         return await self._run(lambda db: db.live_races())
 
     async def touch(self, player_id: str, wall: float) -> None:
-        await self._submit(lambda: self._write_on_worker(lambda db: db.touch(player_id, wall)))
+        await self._submit(lambda: self._write(lambda db: db.touch(player_id, wall)))
 
     async def player_stats(self, player_id: str) -> PlayerStats | None:
         return await self._run(lambda db: db.player_stats(player_id))
+
+    async def find_player(self, token_hash: str) -> Identity | None:
+        return await self._run(lambda db: db.find_player(token_hash))
 
     async def race(self, game_id: str) -> RaceRecord | None:
         return await self._run(lambda db: db.race(game_id))
@@ -268,15 +283,50 @@ class SqliteStore:
         return batch.written
 
     def _hand_over(self, batch: _Batch) -> None:
-        """Queue the pending ``batch`` for the worker, unless a call before has done so."""
+        """Write the pending ``batch``, unless a call before has handed it over."""
         if self._pending is not batch:
             return
         self._pending = None
+        if self._inline and self._jobs == 0 and self._write_inline(batch):
+            return
         loop = asyncio.get_running_loop()
-        self._executor.submit(self._write_batch_on_worker, batch, loop)
+        write = loop.run_in_executor(self._executor, self._write_batch_on_worker, batch, loop)
+        self._counted(write)
+
+    def _write_inline(self, batch: _Batch) -> bool:
+        """Write ``batch`` here, on the loop; False if it failed, for the worker to see to.
+
+        Only while no job is queued or running, so the connection is the
+        loop's, and calls still run in call order. Without fsync, a commit is
+        a write to the WAL, tens of microseconds; handing it to the worker
+        cost more than the write (a thread switch each way and a wait for the
+        GIL at every statement), and took a third off the throughput of plays
+        (docs/design.md, "The store"). The WAL's checkpoints, which fsync,
+        stay on the worker, and so does any wait for another process's lock:
+        a batch that finds the file locked goes to the worker at once.
+        """
+        writes = batch.take()
+        try:
+            self._write(lambda db: db.write_now(writes))
+        except Exception:  # the worker waits, retries, or writes it item by item, and logs
+            return False
+        _settle(batch.written, None, None)
+        self._inline_batches += 1
+        if self._inline_batches % _CHECKPOINT_EVERY == 0:
+            self._start(self._checkpoint_on_worker).add_done_callback(_log_failure)
+        return True
+
+    def _counted(self, job: asyncio.Future[T]) -> asyncio.Future[T]:
+        """``job``, counted in :attr:`_jobs` until it is done."""
+        self._jobs += 1
+        job.add_done_callback(self._job_done)
+        return job
+
+    def _job_done(self, _: object) -> None:
+        self._jobs -= 1
 
     async def _run(self, call: Callable[[Database], T]) -> T:
-        return await self._submit(lambda: self._call_on_worker(call))
+        return await self._submit(lambda: self._call(call))
 
     async def _submit(self, job: Callable[[], T]) -> T:
         # Shielded: a cancelled caller must not drop a write already promised.
@@ -290,7 +340,7 @@ class SqliteStore:
             self._hand_over(self._pending)
         # A batch joined from now on must not be written before this job.
         self._batch = None
-        return asyncio.get_running_loop().run_in_executor(self._executor, job)
+        return self._counted(asyncio.get_running_loop().run_in_executor(self._executor, job))
 
     # -- on the worker ---------------------------------------------------------
 
@@ -332,7 +382,7 @@ class SqliteStore:
         delay, failures = patience.first, 0
         while True:
             try:
-                self._write_on_worker(lambda db: db.write(writes))
+                self._write(lambda db: db.write(writes))
             except StoreUnavailable as exc:
                 failures += 1
                 if failures == 1:
@@ -346,17 +396,22 @@ class SqliteStore:
                 log.warning("store: wrote %s after %d failed attempts", writes, failures)
             return
 
-    def _write_on_worker(self, call: Callable[[Database], T]) -> T:
+    def _checkpoint_on_worker(self) -> None:
+        self._call(lambda db: db.checkpoint())
+
+    # -- wherever the connection is: the worker, or the loop while the worker is idle
+
+    def _write(self, call: Callable[[Database], T]) -> T:
         """A call that writes: it tells :attr:`failing` how the store is doing."""
         try:
-            result = self._call_on_worker(call)
+            result = self._call(call)
         except StoreUnavailable:
             self._patience.failing = True
             raise
         self._patience.failing = False
         return result
 
-    def _call_on_worker(self, call: Callable[[Database], T]) -> T:
+    def _call(self, call: Callable[[Database], T]) -> T:
         if self._db is None:
             raise StoreError("the store is not open")
         if self._patience.exhausted:  # closing: shutdown must not wait on each call in turn
@@ -368,13 +423,13 @@ class SqliteStore:
 
     def _run_test_calls_on_worker(self) -> None:
         while not self._test_calls.empty():  # only this thread takes from the queue
-            self._run_test_call_on_worker(*self._test_calls.get())
+            self._run_test_call(*self._test_calls.get())
 
-    def _run_test_call_on_worker(self, sql: str, done: asyncio.Future[_Rows]) -> None:
+    def _run_test_call(self, sql: str, done: asyncio.Future[_Rows]) -> None:
         rows: _Rows = []
         error: Exception | None = None
         try:
-            rows = self._call_on_worker(lambda db: db.execute(sql))
+            rows = self._call(lambda db: db.execute(sql))
         except Exception as exc:
             error = exc
         done.get_loop().call_soon_threadsafe(_settle, done, rows, error)
@@ -383,7 +438,7 @@ class SqliteStore:
         if self._db is not None:
             raise StoreError("the store is already open")
         try:
-            db = Database(self._path, durable=self._durable)
+            db = Database(self._path, durable=self._durable, checkpoints=not self._inline)
             identities = db.open()
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {self._path!r}: {exc}") from exc
@@ -430,6 +485,11 @@ class _Batch:
         with self._lock:
             self._taken = True
             return self.writes
+
+
+def _log_failure(future: asyncio.Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("store: checkpoint failed: %s", future.exception())
 
 
 def _settle(future: asyncio.Future[T], result: T, error: Exception | None) -> None:

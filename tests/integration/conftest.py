@@ -1,7 +1,8 @@
 """Fixtures for the integration tests: a real server on port 0, real websocket clients.
 
 * ``start_server(**settings)`` runs an in-process :class:`~server.app.GameServer`
-  with an SQLite file in ``tmp_path``; ``server`` is one with default settings.
+  with an SQLite file in ``tmp_path``, or the store ``db`` names (a PostgreSQL
+  URL: ``server.stores.open_store``); ``server`` is one with default settings.
 * ``connect(server)`` opens a :class:`Client`; ``player(server)`` also says hello.
 * ``race(server)`` brings two players into a race through the quick-match
   queue (``mirror`` + ``winnable_only`` by default: boards that clear).
@@ -35,7 +36,7 @@ from websockets.exceptions import ConnectionClosed
 from protocol import decode_server
 from server.app import GameServer
 from server.config import Settings
-from server.store import SqliteStore
+from server.stores import open_store
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Callable
@@ -245,7 +246,7 @@ class Servers:
         extra: dict[str, Any] = {} if clock is None else {"clock": clock}
         if limiter is not None:
             extra["limiter"] = limiter
-        server = GameServer(config, store if store is not None else SqliteStore(db), **extra)
+        server = GameServer(config, store if store is not None else open_store(db), **extra)
         return await self.stack.enter_async_context(server)
 
     async def connect(

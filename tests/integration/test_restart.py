@@ -1,7 +1,8 @@
 """Races outlive the server process: a crash or a deploy in mid-race, and the race goes on.
 
 The server runs as ``python -m server`` and is stopped with ``kill -9`` or
-SIGTERM while plays are in flight, then started again on the same database.
+SIGTERM while plays are in flight, then started again on the same database
+(SQLite). The in-process restarts (``backend``) run on PostgreSQL as well.
 Whatever any player or spectator was told is in the restored race, ``seq``
 goes on without a gap or a repeat, and both players race to the end.
 """
@@ -176,8 +177,8 @@ async def test_a_corrupted_journal_entry_ends_the_race_aborted(
         assert conn.execute("SELECT count(*) FROM journal").fetchone() == (0,)
 
 
-async def test_hundreds_of_live_races_are_restored_at_once(tmp_path, start_server, player, connect):
-    db = str(tmp_path / "many.sqlite3")
+async def test_hundreds_of_live_races_are_restored_at_once(backend, start_server, player, connect):
+    db = backend.db  # in process, so on either store (tests/store_backends.py)
     first = await start_server(db=db, max_connections_per_ip=1000)
     players = [await player(first) for _ in range(400)]
     for a, b in zip(players[::2], players[1::2], strict=True):
@@ -204,10 +205,10 @@ class HandClock:
 
 
 async def test_the_time_a_stopped_server_was_down_does_not_count_on_the_clock(
-    tmp_path, start_server, clients, connect
+    backend, start_server, clients, connect
 ):
     race, _ = clients
-    db, clock = str(tmp_path / "clock.sqlite3"), HandClock()
+    db, clock = backend.db, HandClock()
     first = await start_server(db=db, clock=clock)
     duel = await race(first, {"deal": "mirror", "winnable_only": True, "time_limit_s": 30})
     clock.now = 10.0

@@ -112,3 +112,84 @@ def test_a_malformed_flag_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -
 
 def test_a_malformed_environment_value_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--port" in usage_error([], {"FLOWERGARDEN_PORT": "abc"}, capsys)
+
+
+# -- several workers ---------------------------------------------------------------
+
+PG = "postgresql://fg@db/fg"
+REDIS = "redis://cache:6379/0"
+
+
+def test_one_worker_and_no_redis_by_default() -> None:
+    settings = parse_args([], {})
+    assert (settings.workers, settings.redis, settings.worker_id) == (1, "", "")
+    assert not settings.reuse_port
+
+
+def test_several_workers_share_redis_and_postgresql() -> None:
+    argv = ["--workers", "4", "--redis", REDIS, "--db", PG, "--worker-id", "eu-west.a_1"]
+    settings = parse_args(argv, {})
+    assert (settings.workers, settings.redis, settings.db) == (4, REDIS, PG)
+    assert settings.worker_id == "eu-west.a_1"
+    assert settings.reuse_port
+
+
+def test_the_workers_flags_come_from_the_environment_too() -> None:
+    env = {
+        "FLOWERGARDEN_WORKERS": "2",
+        "FLOWERGARDEN_REDIS": "rediss://cache:6380",
+        "FLOWERGARDEN_DB": "postgres://fg@db/fg",
+        "FLOWERGARDEN_WORKER_ID": "server1",
+    }
+    settings = parse_args([], env)
+    assert (settings.workers, settings.redis, settings.worker_id) == (
+        2,
+        env["FLOWERGARDEN_REDIS"],
+        "server1",
+    )
+
+
+@pytest.mark.parametrize("url", [REDIS, "rediss://cache:6380/1", "unix:///run/redis.sock"])
+def test_a_lone_server_may_use_redis(url: str) -> None:
+    settings = parse_args(["--redis", url], {})
+    assert (settings.workers, settings.redis) == (1, url)
+    # Sharing the lobby, it may share its port (a new server beside a running one).
+    assert settings.reuse_port
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--workers", "0"], "--workers must be at least 1"),
+        (["--redis", "cache:6379"], "--redis must be a URL starting with redis://"),
+        (["--redis", "http://cache"], "rediss:// or unix://"),
+        (["--worker-id", "a b"], "--worker-id must be 1 to 64 letters"),
+        (["--worker-id", "x" * 65], "--worker-id"),
+        (["--workers", "2", "--db", PG], "--workers 2 needs --redis"),
+        (["--workers", "2", "--redis", REDIS], "--workers 2 needs a postgresql:// --db"),
+        (["--workers", "3", "--redis", REDIS, "--db", "x.sqlite3"], "postgresql:// --db"),
+        (["--workers", "2", "--redis", REDIS, "--db", PG, "--port", "0"], "needs a port number"),
+    ],
+)
+def test_the_workers_flags_are_checked(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert says in usage_error(argv, {}, capsys)
+
+
+def test_a_refused_worker_count_says_why_and_where_to_read(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    text = usage_error(["--workers", "2"], {}, capsys)
+    assert "share the lobby through Redis and the records through PostgreSQL" in text
+    assert "deploy/README.md" in text
+
+
+def test_help_tells_what_db_takes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        parse_args(["--help"], {})
+    text = " ".join(capsys.readouterr().out.split())
+    assert "an SQLite file" in text
+    assert "postgresql:// URL" in text
+    for name in ("--workers", "--redis", "--worker-id"):
+        assert name in text

@@ -1,9 +1,8 @@
-"""The store's journal of live races, and its faults: real ones, made by SQLite itself.
+"""The store's journal of live races: kept, batched, dropped once recorded, read back.
 
-A full disk is ``PRAGMA max_page_count`` set to the file's size on the store's
-own connection (the page limit is per connection, hence the store's one test
-hook): SQLite then answers SQLITE_FULL, "database or disk is full", exactly as
-it does when the disk is full, and raising the limit again is the disk freed.
+Tests that take ``backend`` run on both stores, SQLite and PostgreSQL; those on
+``tmp_path`` are about SQLite's file (its append-only log, dynamic typing,
+upgrades of old files). The faults of the store are in test_store_retries.py.
 """
 
 from __future__ import annotations
@@ -21,12 +20,14 @@ from server.events import RaceEnded
 from server.migrations import MIGRATIONS
 from server.record import Entry, RaceStart
 from server.restore import restore
-from server.store import SCHEMA_VERSION, SqliteStore, StoreRefused, StoreUnavailable
+from server.store import SCHEMA_VERSION, SqliteStore
 
 from .test_store import ANN, BOB, ROOT, assert_intact, make_race, raw, with_players
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from ..store_backends import Backend
 
 SEEDS = (2**255 + 1, 7, 2**200, 0)  # 32-byte seeds, far wider than SQLite's INTEGER
 
@@ -44,22 +45,11 @@ def entries(first: int, count: int) -> list[Entry]:
     ]
 
 
-async def fill(store: SqliteStore) -> None:
-    """Let the file grow no more: the next write that needs a page fails with SQLITE_FULL."""
-    ((pages,),) = await store.execute_for_tests("PRAGMA page_count")
-    await store.execute_for_tests(f"PRAGMA max_page_count = {pages}")
-
-
-async def free(store: SqliteStore) -> None:
-    await store.execute_for_tests("PRAGMA max_page_count = 1073741823")
-
-
 # The journal
 
 
-async def test_journal_round_trip(tmp_path: Path) -> None:
-    path = tmp_path / "fg.sqlite3"
-    store = await with_players(path)
+async def test_journal_round_trip(backend: Backend) -> None:
+    store = await with_players(backend)
     await store.begin_race(start_of("g1"), 1_700_000_000.0)
     journal = entries(1, 5)
     for entry in journal:
@@ -67,17 +57,17 @@ async def test_journal_round_trip(tmp_path: Path) -> None:
     await store.begin_race(start_of("g1"), 1_800_000_000.0)  # known: a no-op
     await store.close()
 
-    store = SqliteStore(path)
+    store = backend.store()
     await store.open()
     assert await store.live_races() == [(start_of("g1"), journal, journal[-1].at)]
     await store.close()
-    with raw(path) as conn:
-        assert conn.execute("SELECT started FROM live_races").fetchall() == [(1_700_000_000.0,)]
+    assert backend.query("SELECT started FROM live_races") == [(1_700_000_000.0,)]
 
 
-async def test_writes_made_together_share_one_future_and_keep_their_order(tmp_path: Path) -> None:
-    path = tmp_path / "fg.sqlite3"
-    store = await with_players(path)
+async def test_writes_made_together_share_one_future_and_keep_their_order(
+    backend: Backend,
+) -> None:
+    store = await with_players(backend)
     await store.begin_race(start_of("g1"), 1000.0)
     # Made in one loop pass: the worker takes none of them before the last.
     # In the batch, starts go first (an entry needs its race) and finished
@@ -106,7 +96,7 @@ async def test_writes_made_together_share_one_future_and_keep_their_order(tmp_pa
     await store.close()
 
 
-async def test_record_race_drops_the_journal(tmp_path: Path) -> None:
+async def test_record_race_drops_the_journal_once_no_older_race_is_live(tmp_path: Path) -> None:
     path = tmp_path / "fg.sqlite3"
     store = await with_players(path)
     await store.begin_race(start_of("g1"), 1000.0)
@@ -114,16 +104,40 @@ async def test_record_race_drops_the_journal(tmp_path: Path) -> None:
     for entry in entries(1, 20):
         store.journal("g1", entry)
         store.journal("g2", entry)
+    await store.record_race(make_race("g2"), 1000.0, 1030.0)
+    (live,) = await store.live_races()
+    assert live[0].game_id == "g1" and len(live[1]) == 20
+    with raw(path) as conn:  # g1, live and older, still holds the log's head
+        assert conn.execute("SELECT count(*) FROM journal").fetchone() == (40,)
     await store.record_race(make_race("g1"), 1000.0, 1030.0)
-    assert [start.game_id for start, _, _ in await store.live_races()] == ["g2"]
     await store.close()
     with raw(path) as conn:
-        assert conn.execute("SELECT DISTINCT race_id FROM journal").fetchall() == [("g2",)]
-        assert conn.execute("SELECT id FROM live_races").fetchall() == [("g2",)]
+        assert conn.execute("SELECT count(*) FROM journal").fetchone() == (0,)
+        assert conn.execute("SELECT id FROM live_races").fetchall() == []
 
 
-async def test_an_aborted_race_is_kept_and_counts_for_nobody(tmp_path: Path) -> None:
-    store = await with_players(tmp_path / "fg.sqlite3")
+async def test_a_race_begun_after_the_log_was_emptied_keeps_its_entries(
+    backend: Backend,
+) -> None:
+    # Ids only grow (AUTOINCREMENT): were they reused once the log is empty, a
+    # new race's entries would fall below its first_entry and be cut as a
+    # finished race's.
+    store = await with_players(backend)
+    await store.begin_race(start_of("g1"), 1000.0)
+    for entry in entries(1, 5):
+        store.journal("g1", entry)
+    await store.record_race(make_race("g1"), 1000.0, 1030.0)
+    await store.begin_race(start_of("g2"), 1000.0)
+    await store.begin_race(start_of("g3"), 1000.0)
+    store.journal("g2", Entry(1, 0, "AS", 0.5))
+    await store.record_race(make_race("g3"), 1000.0, 1030.0)
+    (live,) = await store.live_races()
+    assert live[0].game_id == "g2" and live[1] == [Entry(1, 0, "AS", 0.5)]
+    await store.close()
+
+
+async def test_an_aborted_race_is_kept_and_counts_for_nobody(backend: Backend) -> None:
+    store = await with_players(backend)
     await store.begin_race(start_of("g1"), 1000.0)
     aborted = dataclasses.replace(make_race("g1", winner=None), reason="aborted", moves=())
     await store.record_race(aborted, 1000.0, 1030.0)
@@ -137,8 +151,8 @@ async def test_an_aborted_race_is_kept_and_counts_for_nobody(tmp_path: Path) -> 
     await store.close()
 
 
-async def test_live_races_oldest_first_with_their_elapsed(tmp_path: Path) -> None:
-    store = await with_players(tmp_path / "fg.sqlite3")
+async def test_live_races_oldest_first_with_their_elapsed(backend: Backend) -> None:
+    store = await with_players(backend)
     await store.begin_race(start_of("g-late"), 3000.0)
     await store.begin_race(start_of("g-early"), 1000.0)
     await store.begin_race(start_of("g-none"), 2000.0)
@@ -197,6 +211,38 @@ async def test_unreadable_live_races_come_back_to_be_aborted(
         assert ended.record.reason == "aborted"
 
 
+async def test_a_version_3_database_is_upgraded_with_its_journal(tmp_path: Path) -> None:
+    path = tmp_path / "fg.sqlite3"
+    store = await with_players(path)
+    await store.close()
+    with raw(path) as conn:  # back to version 3's journal, with a live race in it
+        conn.execute("DROP TABLE journal")
+        conn.execute("DROP INDEX live_races_by_first_entry")
+        conn.execute("ALTER TABLE live_races DROP COLUMN first_entry")
+        for statement in MIGRATIONS[2]:
+            if "journal" in statement:
+                conn.execute(statement)
+        conn.execute("PRAGMA user_version=3")
+        conn.execute(
+            "INSERT INTO live_races (id, rules, seeds, player0, player1, started)"
+            " VALUES ('g1', ?, '[1, 2]', ?, ?, 1000.0)",
+            (start_of("g1").rules_json, ANN.player_id, BOB.player_id),
+        )
+        conn.executemany(
+            "INSERT INTO journal VALUES ('g1', ?, ?, ?, ?)", [tuple(e) for e in entries(1, 3)]
+        )
+    store = SqliteStore(path)
+    await store.open()
+    (live,) = await store.live_races()
+    assert live[1] == entries(1, 3)
+    await store.journal("g1", Entry(4, 0, "4S", 2.0))
+    await store.record_race(make_race("g1"), 1000.0, 1030.0)
+    await store.close()
+    with raw(path) as conn:
+        assert conn.execute("SELECT count(*) FROM journal").fetchone() == (0,)
+        assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
 async def test_a_version_2_database_is_upgraded_with_its_races(tmp_path: Path) -> None:
     path = tmp_path / "fg.sqlite3"
     with raw(path) as conn:
@@ -229,110 +275,16 @@ async def test_a_version_2_database_is_upgraded_with_its_races(tmp_path: Path) -
     assert_intact(path)
 
 
-# Faults
-
-
-async def test_a_full_disk_that_recovers_loses_nothing(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    path = tmp_path / "fg.sqlite3"
-    store = await with_players(path)
-    await store.begin_race(start_of("g1"), 1000.0)
-    await store.begin_race(start_of("g2"), 1000.0)
-    await store.journal("g1", Entry(1, 0, "AS", 0.125))
-    await fill(store)
-    assert not store.failing
-
-    # 400 entries need new pages; made in one pass, they are one batch, one future.
-    (first,) = {store.journal("g1", entry) for entry in entries(2, 400)}
-    # A test call runs between two attempts: by then the first has failed.
-    await store.execute_for_tests("SELECT 1")
-    assert store.failing
-    assert not first.done()
-    assert "cannot write 400 journal entries of race g1" in caplog.text
-    # Meanwhile more comes, queued behind in call order.
-    second = store.record_race(make_race("g2"), 1000.0, 1030.0)
-    store.begin_race(start_of("g3"), 1001.0)
-    store.journal("g3", Entry(1, 1, "AS", 0.5))
-    await store.execute_for_tests("SELECT 1")
-    assert store.failing and not first.done() and not second.done()
-
-    await free(store)
-    await asyncio.gather(first, second)
-    assert not store.failing
-    assert "wrote 400 journal entries of race g1 after" in caplog.text
-    await store.close()
-
-    store = SqliteStore(path)
-    await store.open()
-    live = await store.live_races()
-    assert [(start.game_id, [e.seq for e in journal]) for start, journal, _ in live] == [
-        ("g1", list(range(1, 402))),
-        ("g3", [1]),
-    ]
-    assert await store.race("g2") is not None
-    await store.close()
-
-
-async def test_add_player_on_a_full_disk_is_unavailable_not_refused(tmp_path: Path) -> None:
-    store = await with_players(tmp_path / "fg.sqlite3")
-    await fill(store)
-    with pytest.raises(StoreUnavailable, match="full"):
-        for n in range(10_000):  # the players' pages take a few before they are full
-            await store.add_player(
-                dataclasses.replace(ANN, player_id=f"p{n}", name=f"n{n}", token_hash=f"t{n}")
-            )
-    assert store.failing
-    with pytest.raises(StoreRefused):  # a taken name is taken, full disk or not
-        await store.add_player(dataclasses.replace(ANN, player_id="p-new", token_hash="t-new"))
-    await free(store)
-    await store.add_player(
-        dataclasses.replace(ANN, player_id="p-new", name="Cleo", token_hash="t-new")
-    )
-    assert not store.failing
-    await store.close()
-
-
-async def test_close_while_failing_gives_up_in_bounded_time(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    path = tmp_path / "fg.sqlite3"
-    store = SqliteStore(path, give_up_after=0.2)
-    await store.open()
-    await store.add_player(ANN)
-    await store.add_player(BOB)
-    await store.begin_race(start_of("g1"), 1000.0)
-    await fill(store)
-    (lost,) = {store.journal("g1", entry) for entry in entries(1, 400)}
-    await store.execute_for_tests("SELECT 1")
-    assert store.failing
-    later = store.record_race(make_race("g7"), 1000.0, 1030.0)  # queued behind
-    loop = asyncio.get_running_loop()
-    began = loop.time()
-    await asyncio.wait_for(store.close(), 10)
-    assert loop.time() - began < 5
-    for future in (lost, later):
-        with pytest.raises(StoreUnavailable):
-            await future
-    assert "gave up; not written: 400 journal entries of race g1" in caplog.text
-    assert "gave up; not written: the record of race g7" in caplog.text
-
-    store = SqliteStore(path)
-    await store.open()
-    assert await store.live_races() == [(start_of("g1"), [], 0.0)]
-    await store.close()
-
-
 # Crash safety
 
 JOURNALING = """
 import asyncio, sys
 from server.identity import Identity
 from server.record import Entry, RaceStart
-from server.store import SqliteStore
+from server.stores import open_store
 
-async def main(path):
-    store = SqliteStore(path)
+async def main(db):
+    store = open_store(db)
     await store.open()
     for who in ("ann", "bob"):
         await store.add_player(Identity(f"p-{who}", who, f"hash-{who}", 1000.0))
@@ -351,10 +303,9 @@ asyncio.run(main(sys.argv[1]))
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-async def test_sigkill_mid_journal_keeps_every_acknowledged_entry(tmp_path: Path) -> None:
-    path = tmp_path / "fg.sqlite3"
+async def test_sigkill_mid_journal_keeps_every_acknowledged_entry(backend: Backend) -> None:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", JOURNALING, str(path), cwd=ROOT, stdout=asyncio.subprocess.PIPE
+        sys.executable, "-c", JOURNALING, backend.db, cwd=ROOT, stdout=asyncio.subprocess.PIPE
     )
     assert process.stdout is not None
     try:
@@ -367,8 +318,8 @@ async def test_sigkill_mid_journal_keeps_every_acknowledged_entry(tmp_path: Path
         if process.returncode is None:
             process.kill()
             await process.wait()
-    assert_intact(path)
-    store = SqliteStore(path)
+    backend.assert_intact()
+    store = backend.store()
     await store.open()
     ((_, journal, elapsed),) = await store.live_races()
     await store.close()

@@ -1,6 +1,9 @@
-"""The SQLite store: round trips, one transaction per race, crash safety, a free event loop.
+"""The store: round trips, one transaction per race, crash safety, a free event loop.
 
-The journal of live races and the store's faults are in test_journal_store.py.
+Tests that take ``backend`` run on both stores, SQLite and PostgreSQL
+(tests/store_backends.py); those on ``tmp_path`` are about SQLite's file itself
+(WAL, PRAGMAs, upgrades of old files). The journal of live races is in
+test_journal_store.py, the store's faults in test_store_retries.py.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import sqlite3
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -24,6 +27,8 @@ from server.store import SCHEMA_VERSION, PlayerStats, SqliteStore, Store, StoreE
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator
+
+    from ..store_backends import Backend
 
 ROOT = Path(__file__).resolve().parents[2]
 ANN = Identity("p-ann", "Ann", "hash-ann", 1000.0)
@@ -50,11 +55,8 @@ def make_race(game_id: str, winner: int | None = 0, moves: int = 3) -> RaceRecor
 
 
 @pytest.fixture
-async def store() -> AsyncIterator[Store]:
-    store = SqliteStore(":memory:")
-    await store.open()
-    await store.add_player(ANN)
-    await store.add_player(BOB)
+async def store(backend: Backend) -> AsyncIterator[Store]:
+    store = await with_players(backend)
     yield store
     await store.close()
 
@@ -69,44 +71,41 @@ def raw(path: Path) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
-async def with_players(path: Path) -> SqliteStore:
-    """An open store on the file at ``path`` that knows Ann and Bob."""
-    store = SqliteStore(path)
+async def with_players(where: Path | Backend, **options: Any) -> Any:
+    """An open store on the SQLite file at ``where``, or on a backend, that knows Ann and Bob."""
+    store = SqliteStore(where, **options) if isinstance(where, Path) else where.store(**options)
     await store.open()
     await store.add_player(ANN)
     await store.add_player(BOB)
     return store
 
 
-@contextmanager
-def write_locked(path: Path) -> Iterator[None]:
-    """Another connection holds the file's write lock until the block ends."""
-    blocker = sqlite3.connect(path, isolation_level=None)
-    blocker.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    finally:
-        blocker.execute("ROLLBACK")
-        blocker.close()
-
-
 # Players
 
 
-@pytest.mark.parametrize("durable", [False, True])
-async def test_players_survive_reopening(tmp_path: Path, durable: bool) -> None:
-    path = tmp_path / "fg.sqlite3"
-    first = SqliteStore(path, durable=durable)
+async def test_players_survive_reopening(backend: Backend) -> None:
+    first = backend.store()
     assert await first.open() == []
     await first.add_player(ANN)
     await first.add_player(BOB)
     await first.close()
 
-    second = SqliteStore(path)
+    second = backend.store()
     assert await second.open() == [ANN, BOB]
     assert await second.player_stats(BOB.player_id) == PlayerStats(
         BOB.player_id, "Bob", 1001.0, 1001.0, games=0, wins=0, losses=0, draws=0
     )
+    await second.close()
+    assert backend.version() == backend.schema_version
+
+
+@pytest.mark.parametrize("durable", [False, True])
+async def test_an_sqlite_file_is_in_wal_mode_durable_or_not(tmp_path: Path, durable: bool) -> None:
+    path = tmp_path / "fg.sqlite3"
+    first = await with_players(path, durable=durable)
+    await first.close()
+    second = SqliteStore(path)
+    assert await second.open() == [ANN, BOB]
     await second.close()
     with raw(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
@@ -122,10 +121,9 @@ async def test_players_survive_reopening(tmp_path: Path, durable: bool) -> None:
     ],
 )
 async def test_duplicate_player_is_refused_and_changes_nothing(
-    tmp_path: Path, clash: Identity
+    backend: Backend, clash: Identity
 ) -> None:
-    path = tmp_path / "fg.sqlite3"
-    store = SqliteStore(path)
+    store = backend.store()
     await store.open()
     await store.add_player(ANN)
     with pytest.raises(StoreRefused):  # so the server answers name_taken
@@ -134,7 +132,7 @@ async def test_duplicate_player_is_refused_and_changes_nothing(
     await store.add_player(BOB)
     await store.close()
 
-    store = SqliteStore(path)
+    store = backend.store()
     assert await store.open() == [ANN, BOB]
     await store.close()
 
@@ -224,9 +222,8 @@ async def test_a_refused_race_writes_nothing(
 # Concurrency: the worker thread
 
 
-async def test_calls_run_in_the_order_they_are_made(tmp_path: Path) -> None:
-    path = tmp_path / "fg.sqlite3"
-    store = await with_players(path)
+async def test_calls_run_in_the_order_they_are_made(backend: Backend) -> None:
+    store = await with_players(backend)
     ids = [f"g{n:03}" for n in range(60)]
     await asyncio.gather(
         *(
@@ -241,21 +238,20 @@ async def test_calls_run_in_the_order_they_are_made(tmp_path: Path) -> None:
     assert (stats.games, stats.wins, stats.losses) == (60, 0, 60)
     assert stats.last_seen == 5059.0  # the last touch made is the last one applied
     await store.close()
-    with raw(path) as conn:
-        assert [row[0] for row in conn.execute("SELECT id FROM races ORDER BY rowid")] == ids
+    inserted = backend.query(f"SELECT id FROM races ORDER BY {backend.insertion_order}")
+    assert [row[0] for row in inserted] == ids
 
 
 async def test_races_recorded_together_are_kept_or_refused_one_by_one(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    backend: Backend, caplog: pytest.LogCaptureFixture
 ) -> None:
-    path = tmp_path / "fg.sqlite3"
-    store = await with_players(path)
+    store = await with_players(backend)
     records = [make_race(f"g{n:02}") for n in range(30)]
     records[17] = dataclasses.replace(records[17], player_ids=(ANN.player_id, "p-nobody"))
     records[23] = records[5]  # a race recorded twice is kept once
     # Every race below is recorded before the worker can write (it waits for
     # the lock, if it has taken the first), so they are written together.
-    with write_locked(path):
+    with backend.write_locked():
         first = store.record_race(make_race("g-first"), 2000.0, 2030.0)
         writes = [store.record_race(record, 2100.0, 2130.0) for record in records]
     await first
@@ -285,11 +281,10 @@ async def test_a_write_that_fails_on_a_bug_still_answers(
     assert await store.race_count() == 1
 
 
-async def test_a_blocked_write_leaves_the_loop_free(tmp_path: Path) -> None:
-    path = tmp_path / "fg.sqlite3"
-    store = await with_players(path)
+async def test_a_blocked_write_leaves_the_loop_free(backend: Backend) -> None:
+    store = await with_players(backend)
     # Another connection holds the write lock: the store's worker must wait for it.
-    with write_locked(path):
+    with backend.write_locked():
         write = store.record_race(make_race("g1"), 2000.0, 2030.0)
         count = asyncio.create_task(store.race_count())
 
@@ -303,11 +298,13 @@ async def test_a_blocked_write_leaves_the_loop_free(tmp_path: Path) -> None:
                 pong.set()
 
         echoer = asyncio.create_task(echo())
-        for _ in range(20):
-            ping.set()
-            await pong.wait()
-            pong.clear()
-        await echoer
+        # Well inside SQLite's 5 s lock wait: no part of the write waited on the loop.
+        async with asyncio.timeout(2.5):
+            for _ in range(20):
+                ping.set()
+                await pong.wait()
+                pong.clear()
+            await echoer
         assert not write.done()
         assert not count.done()  # queued behind the write
     await write
@@ -315,9 +312,8 @@ async def test_a_blocked_write_leaves_the_loop_free(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_close_finishes_calls_already_made(tmp_path: Path) -> None:
-    path = tmp_path / "fg.sqlite3"
-    store = await with_players(path)
+async def test_close_finishes_calls_already_made(backend: Backend) -> None:
+    store = await with_players(backend)
     writes = [store.record_race(make_race(f"g{n}"), 1.0, 2.0) for n in range(5)]
     writes[0].cancel()  # a caller that gives up does not drop a write already made
     await store.close()
@@ -326,14 +322,14 @@ async def test_close_finishes_calls_already_made(tmp_path: Path) -> None:
     # Those that shared its batch's future see it cancelled too; the rest are done.
     assert all(r is None or isinstance(r, asyncio.CancelledError) for r in results)
 
-    store = SqliteStore(path)
+    store = backend.store()
     await store.open()
     assert await store.race_count() == 5
     await store.close()
 
 
-async def test_close_twice_and_use_after_close(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "fg.sqlite3")
+async def test_close_twice_and_use_after_close(backend: Backend) -> None:
+    store = backend.store()
     await store.open()
     await asyncio.gather(store.close(), store.close())
     await store.close()
@@ -347,11 +343,11 @@ async def test_close_twice_and_use_after_close(tmp_path: Path) -> None:
     with pytest.raises(StoreError):
         await written
     # Closing a store that was never opened is fine too.
-    await SqliteStore(":memory:").close()
+    await backend.store().close()
 
 
-async def test_use_before_open_and_open_twice() -> None:
-    store = SqliteStore(":memory:")
+async def test_use_before_open_and_open_twice(backend: Backend) -> None:
+    store = backend.store()
     with pytest.raises(StoreError):
         await store.race_count()
     await store.open()
@@ -370,17 +366,13 @@ async def test_moves_are_kept_to_the_millisecond(store: Store) -> None:
     assert [move.at for move in race.moves] == [0.0, 1.235]
 
 
-async def test_the_moves_view_shows_each_move_as_a_row(tmp_path: Path) -> None:
-    path = tmp_path / "fg.sqlite3"
-    store = await with_players(path)
+async def test_the_moves_view_shows_each_move_as_a_row(backend: Backend) -> None:
+    store = await with_players(backend)
     await store.record_race(make_race("g1", moves=2), 2000.0, 2030.0)
     await store.record_race(make_race("g2", moves=5), 2000.0, 2030.0)
     await store.close()
-    with raw(path) as conn:
-        rows = conn.execute(
-            "SELECT seq, seat, card, at FROM moves WHERE race_id = 'g1' ORDER BY seq"
-        ).fetchall()
-        (count,) = conn.execute("SELECT count(*) FROM moves").fetchone()
+    rows = backend.query("SELECT seq, seat, card, at FROM moves WHERE race_id = 'g1' ORDER BY seq")
+    ((count,),) = backend.query("SELECT count(*) FROM moves")
     assert rows == [(0, 0, "1S", 0.0), (1, 1, "2S", 0.25), (2, 1, "redeal", 9.5)]
     assert count == 3 + 6
 
@@ -432,11 +424,9 @@ async def test_a_version_1_database_is_upgraded_with_its_races(tmp_path: Path) -
         ]
 
 
-async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "fg.sqlite3"
-    with raw(path) as conn:
-        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
-    store = SqliteStore(path)
+async def test_a_newer_schema_is_refused(backend: Backend) -> None:
+    backend.set_version(backend.schema_version + 1)
+    store = backend.store()
     with pytest.raises(StoreError):
         await store.open()
     await store.close()
@@ -448,10 +438,10 @@ CRASHING = """
 import asyncio, itertools, sys
 from server.identity import Identity
 from server.record import MoveRecord, RaceRecord
-from server.store import SqliteStore
+from server.stores import open_store
 
-async def main(path, races):
-    store = SqliteStore(path)
+async def main(db, races):
+    store = open_store(db)
     await store.open()
     await store.add_player(Identity("p-ann", "Ann", "hash-ann", 1000.0))
     await store.add_player(Identity("p-bob", "Bob", "hash-bob", 1001.0))
@@ -468,13 +458,13 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 """
 
 
-async def run_and_kill(path: Path, races: int, lines: int) -> list[str]:
+async def run_and_kill(db: Path | str, races: int, lines: int) -> list[str]:
     """Run CRASHING, read ``lines`` lines from it, then SIGKILL it; return those lines."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
         CRASHING,
-        str(path),
+        str(db),
         str(races),
         cwd=ROOT,
         stdout=asyncio.subprocess.PIPE,
@@ -520,13 +510,12 @@ async def test_sigkill_after_a_race_loses_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-async def test_sigkill_mid_write_keeps_every_race_whole(tmp_path: Path) -> None:
-    path = tmp_path / "fg.sqlite3"
+async def test_sigkill_mid_write_keeps_every_race_whole(backend: Backend) -> None:
     # Killed while it keeps writing races, most likely in the middle of one.
-    announced = await run_and_kill(path, races=-1, lines=30)
-    assert_intact(path)
+    announced = await run_and_kill(backend.db, races=-1, lines=30)
+    backend.assert_intact()
 
-    store = SqliteStore(path)
+    store = backend.store()
     await store.open()
     kept = await store.race_count()
     assert kept >= len(announced)
