@@ -64,7 +64,7 @@ from .transport import http_response, json_response, text_response
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Collection
 
-    from protocol import ClientMessage, RequestId
+    from protocol import ClientMessage, ErrorCode, RequestId
 
     from .config import Settings
     from .record import RaceRecord
@@ -415,6 +415,12 @@ class GameServer:
             return
         self.command_here(player_id, message)
 
+    def refuse(self, player_id: str, message: ClientMessage, code: ErrorCode, why: str) -> None:
+        """Answer a player's command with an ``error``."""
+        conn = self._conns.get(player_id)
+        if conn is not None:
+            self._error(conn, error(code, why, message.id))
+
     def command_here(self, player_id: str, message: ClientMessage) -> None:
         """Have this worker's lobby core carry out a player's command."""
         try:
@@ -477,7 +483,9 @@ class GameServer:
         self.registry.check_name(hello.name)  # a name refused costs no new player
         if self.store.failing:  # not queued behind writes that are being retried
             raise Refused("unavailable", "new players cannot be stored now; try again")
-        if not self._new_players.charge(address, self.clock()):
+        if not self._new_players.charge(address, self.clock()) or (
+            self.cluster is not None and not await self.cluster.allows_new_player(address)
+        ):
             raise Refused("rate_limited", "too many new players from your address; try later")
         token = secrets.token_urlsafe(32)
         identity = self.registry.create("p" + secrets.token_hex(8), hello.name, token, time.time())

@@ -65,6 +65,7 @@ __all__ = ["Cluster"]
 log = logging.getLogger("flowergarden.server")
 
 _UNLIMITED = 1e12
+_TOO_MANY_CODES = "too many wrong room codes; try again later"
 
 
 class Cluster:
@@ -219,6 +220,8 @@ class Cluster:
     async def _pair(self, player_id: str, rules: Rules) -> None:
         found = await self.shared.pair_or_wait(rules, player_id)
         if found is None:
+            if self._seeking.get(player_id) != rules:  # left the queue while we listed them
+                await self.shared.stop_waiting(rules, player_id)
             return
         worker, other = found
         seek = encode(Seek(rules=rules))
@@ -226,9 +229,21 @@ class Cluster:
             worker, {"k": "migrate", "p": other, "to": self.worker, "then": seek, "for": player_id}
         )
 
+    async def allows_new_player(self, address: str) -> bool:
+        """Whether ``address`` may make one more player, counted across every worker."""
+        limit = self.server.settings.new_players_per_ip
+        return await self.shared.charge("new", address, limit, time.time())
+
     async def _route(self, player_id: str, message: ClientMessage, where: Any) -> None:
         worker = await where
         conn = self.server.conn_of(player_id)
+        if worker is None and message.type == "join_room" and conn is not None:
+            # A code no worker has: counted across every worker, so that
+            # guessing is no faster with more of them.
+            limit = self.server.settings.wrong_codes_per_ip
+            if not await self.shared.charge("codes", conn.ip, limit, time.time()):
+                self.server.refuse(player_id, message, "rate_limited", _TOO_MANY_CODES)
+                return
         if worker is None or worker == self.worker or conn is None or not self._movable(conn):
             self.server.command_here(player_id, message)
             return

@@ -134,6 +134,21 @@ class Shared:
         value = await self.client.get(f"fg:room:{code}")
         return None if value is None else _text(value)
 
+    # -- limits per address, across workers ------------------------------------
+
+    async def charge(self, what: str, address: str, limit: int, now: float) -> bool:
+        """Count one ``what`` (``new``, ``codes``) for ``address`` this hour; False past ``limit``.
+
+        A fixed window of an hour, where each worker's own limit is a token
+        bucket: coarser, but one count for every worker (``fg:limit:...``).
+        """
+        key = f"fg:limit:{what}:{address}:{int(now // 3600)}"
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.incr(key)
+            pipe.expire(key, 3600)
+            count, _ = await pipe.execute()
+        return int(count) <= limit
+
     # -- races -----------------------------------------------------------------
 
     async def own(self, game_id: str) -> None:

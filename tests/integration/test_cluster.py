@@ -230,3 +230,42 @@ async def test_a_rolling_restart_of_every_worker_loses_no_race(workers, player, 
     _, acks = await play_out(ann, board)
     assert acks[-1]["status"] == "cleared" and acks[-1]["seq"] == 52
     assert (await ann.recv("game_over"))["winner"] == seat
+
+
+async def test_a_spectator_on_the_other_worker_watches_the_race(workers, player) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob, cat = await player(w1), await player(w1), await player(w2)
+    await ann.send(type="seek", rules=WINNABLE)
+    await ann.recv("seeking")
+    await bob.send(type="seek", rules=WINNABLE)
+    start_b = (await bob.until("game_start"))[-1]
+    start_a = (await ann.until("game_start"))[-1]
+    game_id = start_a["game_id"]
+    await cat.send(type="watch", game_id=game_id, id="w")
+    state = (await cat.until("game_state"))[-1]
+    assert state["game_id"] == game_id and state["id"] == "w"
+    board = start_b["boards"][start_b["seat"]]
+    card = legal(board)[0]
+    await bob.send(type="play", card=card)
+    await bob.recv("played")
+    seen = (await cat.until("played"))[-1]
+    assert seen["card"] == card and seen["seq"] == state["seq"] + 1
+
+
+async def test_new_players_per_address_are_counted_across_workers(workers, connect) -> None:
+    w1, w2 = await workers("w1", new_players_per_ip=3), await workers("w2", new_players_per_ip=3)
+    for where in (w1, w1, w2):
+        await (await connect(where)).hello()
+    fourth = await connect(w2)  # w2 made one player only; the address made three
+    await fourth.send(type="hello", name="Fourth")
+    assert (await fourth.error("rate_limited"))["code"] == "rate_limited"
+
+
+async def test_wrong_room_codes_per_address_are_counted_across_workers(workers, player) -> None:
+    w1, w2 = await workers("w1", wrong_codes_per_ip=3), await workers("w2", wrong_codes_per_ip=3)
+    ann, bob = await player(w1), await player(w2)
+    for who, code in ((ann, "AAAAAA"), (ann, "BBBBBB"), (bob, "CCCCCC")):
+        await who.send(type="join_room", code=code)
+        await who.error("room_not_found")
+    await bob.send(type="join_room", code="DDDDDD")  # bob's worker saw one: the address, three
+    await bob.error("rate_limited")
