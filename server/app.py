@@ -244,7 +244,8 @@ class GameServer:
             return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "Shutting down\n")
         if conn.rank >= self.settings.max_connections:
             return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "Server full; try again later\n")
-        if conn.ip_rank >= self.settings.max_connections_per_ip:
+        elsewhere = self.cluster.elsewhere.get(conn.ip, 0) if self.cluster is not None else 0
+        if conn.ip_rank + elsewhere >= self.settings.max_connections_per_ip:
             return text_response(HTTPStatus.TOO_MANY_REQUESTS, "Too many connections\n")
         return None
 
@@ -521,6 +522,10 @@ class GameServer:
         self._deliver(self.lobby.disconnect(player_id, self.clock()), player_id, None)
         if self.cluster is not None:
             self.cluster.changed()
+
+    def connections_by_ip(self, at_least: int) -> dict[str, int]:
+        """This worker's open TCP connections by address (those with ``at_least``)."""
+        return {} if self._listener is None else self._listener.per_ip(at_least)
 
     def players_here(self) -> list[str]:
         """The players whose home is this worker and who are connected."""

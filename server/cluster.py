@@ -87,6 +87,8 @@ class Cluster:
         self._taking_over = asyncio.Lock()
         self._judge_after = 0.0
         self._closed = False
+        self.elsewhere: dict[str, int] = {}
+        """Open connections by address on the other workers, as of the last beat."""
 
     async def start(self) -> None:
         self.bus.on_reconnect = self._reconnected
@@ -384,6 +386,7 @@ class Cluster:
             try:
                 await self.shared.beat()
                 await self.shared.publish_lobby(self.server.lobby.snapshot())
+                await self._share_connections()
                 owners = await self.shared.owners()
                 workers = set(owners.values())
                 workers |= {conn.proxy for conn in self._proxied.values() if conn.proxy}
@@ -409,6 +412,13 @@ class Cluster:
                 await self._restored(set(mine), dead)
             for conn in [c for c in self._proxied.values() if c.proxy == dead]:
                 conn.close(1012, "that server has gone; connect again")
+
+    async def _share_connections(self) -> None:
+        """Publish this worker's busy addresses, and learn the others' (each beat)."""
+        cap = self.server.settings.max_connections_per_ip
+        busy = max(1, cap // 8)  # an address far below the cap cannot reach it soon
+        await self.shared.publish_connections(self.server.connections_by_ip(busy))
+        self.elsewhere = await self.shared.connections_elsewhere()
 
     async def _restored(self, game_ids: set[str], dead: str) -> None:
         """Restore ``game_ids`` from the store here; their players' home is here now."""

@@ -112,6 +112,10 @@ class Listener(Generic[C]):
         self._per_ip[ip] = connection.ip_rank + 1
         return connection.rank < self._ceiling
 
+    def per_ip(self, at_least: int) -> dict[str, int]:
+        """Open connections by address, for the addresses with ``at_least`` of them."""
+        return {ip: count for ip, count in self._per_ip.items() if count >= at_least}
+
     def detach(self, connection: Connection) -> None:
         self.connections.discard(connection)
         ip = connection.ip

@@ -149,6 +149,25 @@ class Shared:
             count, _ = await pipe.execute()
         return int(count) <= limit
 
+    async def publish_connections(self, per_ip: dict[str, int]) -> None:
+        """This worker's open connections by address (the busy addresses only)."""
+        key = f"fg:conns:{self.worker}"
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            if per_ip:
+                pipe.hset(key, mapping={ip: count for ip, count in per_ip.items()})
+            pipe.pexpire(key, int(LEASE * 1000))
+            await pipe.execute()
+
+    async def connections_elsewhere(self) -> dict[str, int]:
+        """Every other live worker's open connections by address, summed."""
+        total: dict[str, int] = {}
+        async for key in self.client.scan_iter(match="fg:conns:*", count=500):
+            if _text(key) != f"fg:conns:{self.worker}":
+                for ip, count in (await self.client.hgetall(key)).items():
+                    total[_text(ip)] = total.get(_text(ip), 0) + int(count)
+        return total
+
     # -- races -----------------------------------------------------------------
 
     async def own(self, game_id: str) -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from redis.asyncio import Redis
+from websockets.exceptions import InvalidStatus
 
 from server.app import GameServer
 from server.config import Settings
@@ -269,3 +270,18 @@ async def test_wrong_room_codes_per_address_are_counted_across_workers(workers, 
         await who.error("room_not_found")
     await bob.send(type="join_room", code="DDDDDD")  # bob's worker saw one: the address, three
     await bob.error("rate_limited")
+
+
+async def test_the_connections_per_address_are_counted_across_workers(workers, connect) -> None:
+    w1 = await workers("w1", max_connections_per_ip=4)
+    w2 = await workers("w2", max_connections_per_ip=4)
+    for _ in range(4):
+        await connect(w1)
+    async with asyncio.timeout(TIMEOUT):  # w2 learns of w1's at the next beat
+        while True:
+            try:
+                extra = await connect(w2)
+            except InvalidStatus as refused:
+                assert refused.response.status_code == 429
+                break
+            await extra.close()
