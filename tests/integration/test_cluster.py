@@ -242,6 +242,11 @@ async def test_a_spectator_on_the_other_worker_watches_the_race(workers, player)
     start_b = (await bob.until("game_start"))[-1]
     start_a = (await ann.until("game_start"))[-1]
     game_id = start_a["game_id"]
+    async with asyncio.timeout(TIMEOUT):  # as a spectator finds it: listed in the lobby
+        while True:
+            await cat.send(type="lobby")
+            if [g["game_id"] for g in (await cat.until("lobby"))[-1]["games"]] == [game_id]:
+                break
     await cat.send(type="watch", game_id=game_id, id="w")
     state = (await cat.until("game_state"))[-1]
     assert state["game_id"] == game_id and state["id"] == "w"
