@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8765
 DB   ?= flowergarden.sqlite3
 
-.PHONY: help venv services serve play practice test lint typecheck pytest schema stats bench bench-quick clean
+.PHONY: help venv services serve play practice test lint typecheck pytest schema stats bench bench-quick bench-cluster clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -71,17 +71,22 @@ schema: $(STAMP)  ## regenerate protocol/schema/*.json from the models
 stats: $(STAMP)  ## deal statistics with 95% confidence intervals
 	$(BIN)/python -m engine stats --deals 200000
 
-bench: $(BENCH_STAMP)  ## the benchmarks: engine, store, restoring races, then the load benchmark (about 13 minutes)
+bench: $(BENCH_STAMP)  ## the benchmarks: engine, store, restoring races, load, then several workers (about 17 minutes)
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.store
 	$(BIN)/python -m bench.restore
 	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.cluster
 
 bench-quick: $(BENCH_STAMP)  ## a short benchmark run (under a minute); the last line is JSON
 	$(BIN)/python -m bench.engine --quick
 	$(BIN)/python -m bench.store --quick
 	$(BIN)/python -m bench.restore --races 200
 	$(BIN)/python -m bench.run --quick
+
+# It starts its own PostgreSQL and Redis (installed by `make services`).
+bench-cluster: $(BENCH_STAMP)  ## the multi-worker benchmark: Redis, PostgreSQL, two workers (about 4 minutes)
+	$(BIN)/python -m bench.cluster
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

@@ -25,6 +25,7 @@ __all__ = [
     "raise_open_files",
     "rss_bytes",
     "run_loop",
+    "tree_cpu_seconds",
 ]
 
 LoopName: TypeAlias = Literal["asyncio", "uvloop"]
@@ -68,6 +69,29 @@ def cpu_seconds(pid: int) -> float:
         fields = stat.read().rpartition(")")[2].split()
     utime, stime = int(fields[11]), int(fields[12])
     return (utime + stime) / _TICKS
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time of process ``pid`` and of its living descendants (a supervisor's
+    workers, PostgreSQL's backends), in seconds; a process gone counts 0."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parent = int(stat.read().rpartition(")")[2].split()[1])
+            except (OSError, ValueError):
+                continue  # ended meanwhile
+            children.setdefault(parent, []).append(int(entry))
+    total, todo = 0.0, [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            total += cpu_seconds(current)
+        except OSError:
+            continue
+        todo += children.get(current, [])
+    return total
 
 
 def rss_bytes(pid: int) -> int:

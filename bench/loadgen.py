@@ -26,33 +26,47 @@ and its own at both ends of the window. Then players stop sending, the last
 acknowledgements come in, and it hangs up. The generator runs on picows (and
 uvloop, when installed) so that it is cheaper per frame than any server it
 measures. Its last line of output is one JSON object.
+
+For the multi-worker benchmark (``bench/cluster.py``): ``--url`` given more
+than once spreads the connections over the URLs (connection ``i`` to URL
+``i mod k``); ``--pairing rooms`` pairs each even player with the next one
+for the whole run (the even one opens a room, the odd one joins it by its
+code, and after each race both ask for a rematch: :class:`_RoomRacer`), so
+that with two URLs every race has one player on each; ``--server-pid`` may be
+given more than once (each process's CPU time counts with its children's:
+a supervisor's workers); and ``--cpu-pid NAME=PID`` reports the CPU time of
+other processes (Redis, PostgreSQL) in the window, with the frames the
+generator sent, under ``extra``. Without them the output is as it was.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
 import time
 import zlib
 from array import array
+from collections import deque
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 from picows import WSCloseCode, WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
 import engine
 
-from .common import cpu_seconds, raise_open_files, run_loop
+from .common import raise_open_files, run_loop, tree_cpu_seconds
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
 __all__ = ["Generator", "Result", "connect_all", "main", "measure"]
 
 Mode: TypeAlias = Literal["race", "echo"]
+Pairing: TypeAlias = Literal["seek", "rooms"]
 
 PLAY = b'{"type":"play","card":"%s"}'
 ECHO_FRAME = PLAY % b"QH"
@@ -63,6 +77,19 @@ ZERO = ord("0")
 SEEK = b'{"type":"seek","rules":{"deal":"mirror","winnable_only":true}}'
 CONNECTING = 100
 """Handshakes in flight at once: more overflow the server's listen backlog."""
+CREATE = b'{"type":"create_room","rules":{"deal":"mirror","winnable_only":true}}'
+JOIN = b'{"type":"join_room","code":"%s"}'
+REMATCH = b'{"type":"rematch"}'
+CANCEL = b'{"type":"cancel"}'
+RETRY_S = 0.05
+"""A join may reach the other worker before the room's owner is listed in Redis (and
+then count as a wrong code): try again."""
+REOPEN_AFTER = 10
+"""Failed joins after which the room is opened again: its listing in Redis may have failed."""
+JOIN_TIMEOUT_S = 2.0
+"""A join unanswered this long is tried again: a worker whose Redis call failed answers nothing."""
+ROOMS_AT_ONCE = 20
+"""Pairs of ``--pairing rooms`` setting up their room at once (:class:`_Openings`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,13 +112,25 @@ class Result:
     server_cpu_us_per_rt: float
     generator_cpu_pct: float
     generator_loop: str
+    extra: dict[str, Any] | None = None
+    """With ``--cpu-pid``: other processes' CPU time in the window, frames sent, pairing."""
 
 
 class Generator:
     """The shared state of all connections: the window and its counts."""
 
-    def __init__(self, mode: Mode, *, deflate: bool = False, lockstep: bool = False) -> None:
+    def __init__(
+        self,
+        mode: Mode,
+        *,
+        deflate: bool = False,
+        lockstep: bool = False,
+        pairing: Pairing = "seek",
+    ) -> None:
         self.mode = mode
+        self.pairing = pairing
+        self.sent = 0
+        """Frames written, over the whole run."""
         self.deflate = deflate
         self.lockstep = lockstep
         self.clients: list[_Client] = []
@@ -104,9 +143,16 @@ class Generator:
         self.drained = asyncio.Event()
         self.orders: dict[str, ClearingOrder] = {}
         """A mirror race's plays, begun by its first player, for its second."""
+        self.openings = _Openings()
 
     def client(self, index: int) -> _Client:
-        client: _Client = _Racer(self, index) if self.mode == "race" else _Echoer(self, index)
+        client: _Client
+        if self.mode == "echo":
+            client = _Echoer(self, index)
+        elif self.pairing == "rooms":
+            client = _RoomRacer(self, index)
+        else:
+            client = _Racer(self, index)
         self.clients.append(client)
         return client
 
@@ -181,6 +227,7 @@ class _Client(WSListener):
     def write(self, data: bytes) -> None:
         """One text frame, compressed if permessage-deflate was asked for."""
         assert self.transport is not None
+        self.gen.sent += 1
         if self.codec is None:
             self.transport.send(WSMsgType.TEXT, data)
         else:
@@ -228,6 +275,10 @@ class _Racer(_Client):
     def start(self) -> None:
         if self.welcomed:
             self.write(SEEK)
+
+    def next_race(self) -> None:
+        """After ``game_over``: seek again."""
+        self.write(SEEK)
 
     def on_text(self, data: bytes) -> None:
         # Two of every three frames a player gets are ``played``: the server
@@ -281,7 +332,7 @@ class _Racer(_Client):
         self.over = True
         self.gen.races += self.seat  # each race once: its seat 1 player counts it
         if not self.waiting and not self.gen.stopping:
-            self.write(SEEK)
+            self.next_race()
 
     def _error(self, message: dict[str, object]) -> None:
         # The loser's last play may reach the server after the race ended:
@@ -291,17 +342,126 @@ class _Racer(_Client):
         if self.waiting:
             self.land()
         if self.over and not self.gen.stopping:
-            self.write(SEEK)
+            self.next_race()
 
     def _welcome(self, message: dict[str, object]) -> None:
         self.welcomed = True
 
-    _handlers: ClassVar[dict[str, Callable[[_Racer, dict[str, object]], None]]] = {
+    _handlers: ClassVar[dict[str, Callable[[Any, dict[str, object]], None]]] = {
         "played": _played,
         "game_start": _game_start,
         "game_over": _game_over,
         "error": _error,
         "welcome": _welcome,
+    }
+
+
+class _Openings:
+    """The pairs of ``--pairing rooms`` waiting to open their room, :data:`ROOMS_AT_ONCE`
+    at a time: each pair set up costs the servers calls to Redis, which a worker
+    does not queue when too many are under way (bench/README.md, "Several workers")."""
+
+    def __init__(self) -> None:
+        self.waiting: deque[_RoomRacer] = deque()
+        self.opening = 0
+
+    def ask(self, creator: _RoomRacer) -> None:
+        self.waiting.append(creator)
+        self._next()
+
+    def done(self) -> None:
+        self.opening -= 1
+        self._next()
+
+    def _next(self) -> None:
+        while self.opening < ROOMS_AT_ONCE and self.waiting:
+            self.opening += 1
+            self.waiting.popleft().write(CREATE)
+
+
+class _RoomRacer(_Racer):
+    """A player with one opponent for the whole run (``--pairing rooms``).
+
+    Quick match pairs whoever is waiting, so two players on one worker may
+    meet even when half the players are on each. Here player ``2k`` opens a
+    room with the quick match's rules, player ``2k + 1`` joins it by its
+    code, and after each ``game_over`` both ask for a ``rematch``, which
+    starts the next race with the same two players in the same worker's
+    core. With two URLs the even players are on the first and the odd ones
+    on the second: every race of the pair lives with the first player, and
+    the second one's socket is proxied to it for the whole run.
+
+    A join that fails (the room not listed in Redis yet, or a call to Redis
+    that failed) or goes unanswered is tried again, later each time; after
+    :data:`REOPEN_AFTER` failures the room is opened again.
+    """
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.code: bytes | None = None
+        """The room this (odd) player joins, until its first race starts."""
+        self.tries = 0
+        """Joins sent: the number of the one whose answer is awaited."""
+        self.misses = 0
+
+    def start(self) -> None:
+        if self.welcomed and self.index % 2 == 0:
+            self.gen.openings.ask(self)
+
+    def next_race(self) -> None:
+        if self.seat >= 0:  # not before a first race: there is nothing to rematch
+            self.write(REMATCH)
+
+    def join(self, code: bytes) -> None:
+        if code == self.code and not self.gen.stopping:
+            self.tries += 1
+            self.write(JOIN % code)
+            loop = asyncio.get_running_loop()
+            loop.call_later(JOIN_TIMEOUT_S, self._unanswered, code, self.tries)
+
+    def _unanswered(self, code: bytes, tries: int) -> None:
+        if self.code == code and self.tries == tries:
+            self._failed(code)
+
+    def _failed(self, code: bytes) -> None:
+        self.misses += 1
+        if self.misses % REOPEN_AFTER:
+            delay = min(1.0, RETRY_S * self.misses)  # less load on a server in trouble
+            asyncio.get_running_loop().call_later(delay, self.join, code)
+        else:  # the partner closes its room and opens another
+            self.code = None
+            self.gen.clients[self.index - 1].write(CANCEL)
+
+    def _room(self, message: dict[str, object]) -> None:
+        partner = self.gen.clients[self.index + 1]
+        assert isinstance(partner, _RoomRacer)
+        partner.code = str(message["code"]).encode()
+        partner.join(partner.code)
+
+    def _cancelled(self, message: dict[str, object]) -> None:
+        if self.seat < 0 and not self.gen.stopping:
+            self.write(CREATE)
+
+    def _start_room(self, message: dict[str, object]) -> None:
+        if self.seat < 0 and self.index % 2 == 0:
+            self.gen.openings.done()
+        self.code = None
+        self._game_start(message)
+
+    def _error_room(self, message: dict[str, object]) -> None:
+        code = self.code
+        if code is not None and message.get("code") in ("room_not_found", "rate_limited"):
+            self.tries += 1  # answered: the timer of this join does nothing
+            self._failed(code)
+        elif message.get("code") != "busy":  # busy: a join or room answered late, no fault
+            self._error(message)
+
+    _handlers: ClassVar[dict[str, Callable[[Any, dict[str, object]], None]]] = {
+        **_Racer._handlers,
+        "room": _room,
+        "cancelled": _cancelled,
+        "game_start": _start_room,
+        "error": _error_room,
     }
 
 
@@ -373,17 +533,25 @@ class _Deflate:
 DEFLATE_OFFER = {"Sec-WebSocket-Extensions": "permessage-deflate; client_max_window_bits"}
 
 
-async def connect_all(url: str, clients: Sequence[WSListener], *, deflate: bool = False) -> None:
-    """Open one connection per client, ``CONNECTING`` handshakes at a time."""
-    gate = asyncio.Semaphore(CONNECTING)
+async def connect_all(
+    url: str | Sequence[str],
+    clients: Sequence[WSListener],
+    *,
+    deflate: bool = False,
+    at_once: int = CONNECTING,
+) -> None:
+    """Open one connection per client, ``at_once`` handshakes at a time; client ``i``
+    to ``url``, or to the ``i``-th of several URLs, round robin."""
+    gate = asyncio.Semaphore(at_once)
     headers = DEFLATE_OFFER if deflate else None
+    urls = [url] if isinstance(url, str) else list(url)
 
-    async def connect(client: WSListener) -> None:
+    async def connect(client: WSListener, url: str) -> None:
         async with gate:
             # A small first read buffer: it grows for the rare large frame.
             await ws_connect(lambda: client, url, read_buffer_init_size=2048, extra_headers=headers)
 
-    await asyncio.gather(*(connect(client) for client in clients))
+    await asyncio.gather(*(connect(c, urls[i % len(urls)]) for i, c in enumerate(clients)))
 
 
 async def _until(ready: Callable[[], bool], timeout: float) -> None:
@@ -400,44 +568,69 @@ def _ms(values: Sequence[int], share: float) -> float:
 
 
 async def measure(
-    url: str,
+    url: str | Sequence[str],
     *,
     mode: Mode,
     connections: int,
     warmup: float,
     window: float,
-    server_pid: int | None,
+    server_pid: int | Sequence[int] | None,
     deflate: bool = False,
     lockstep: bool = False,
+    pairing: Pairing = "seek",
+    cpu_pids: Mapping[str, int] | None = None,
+    connecting: int = CONNECTING,
 ) -> Result:
     """Connect, warm up, measure one window, stop, hang up.
 
     Races start at staggered times over the warm-up, as players arrive at a
     real server, so that they also end at different times; with ``lockstep``
     every race starts at once (and they all end and restart together).
+    ``cpu_pids``: processes (and their children) whose CPU time in the window
+    goes in ``extra``, by name. ``connecting``: handshakes at once.
     """
-    gen = Generator(mode, deflate=deflate, lockstep=lockstep)
+    gen = Generator(mode, deflate=deflate, lockstep=lockstep, pairing=pairing)
     clients = [gen.client(index) for index in range(connections)]
-    await connect_all(url, clients, deflate=deflate)
+    await connect_all(url, clients, deflate=deflate, at_once=connecting)
+    racers = [c for c in clients if isinstance(c, _Racer)]
     if mode == "race":
-        await _until(lambda: all(c.welcomed for c in clients if isinstance(c, _Racer)), 60)
+        await _until(lambda: all(c.welcomed or c.closed for c in racers), 60)
+    pids = [server_pid] if isinstance(server_pid, int) else list(server_pid or ())
+    named = dict(cpu_pids or {})
     gen.start(0.0 if lockstep or mode == "echo" else warmup)
+    if pairing == "rooms":  # then warm up once every pair is racing (or after 30 s)
+        with contextlib.suppress(TimeoutError):
+            await _until(lambda: all(c.seat >= 0 or c.closed for c in racers), 30)
     await asyncio.sleep(warmup)
-    started, own, server = time.perf_counter(), _own_cpu(), _cpu(server_pid)
+    unready = sum(1 for c in racers if c.closed or c.seat < 0) if pairing == "rooms" else 0
+    server, others = _cpu(pids), {name: _cpu([pid]) for name, pid in named.items()}
+    started, own = time.perf_counter(), _own_cpu()
     gen.recording = True
     await asyncio.sleep(window)
     gen.recording = False
     elapsed = time.perf_counter() - started
-    own, server = _own_cpu() - own, _cpu(server_pid) - server
+    own, server = _own_cpu() - own, _cpu(pids) - server
+    others = {name: round(_cpu([pid]) - others[name], 3) for name, pid in named.items()}
     gen.stop()
     try:
         await asyncio.wait_for(gen.drained.wait(), 5)
     finally:
         await _hang_up(clients)
-    return _result(gen, elapsed, own, server)
+    extra = None
+    if cpu_pids is not None:
+        extra = {"cpu_s": others, "frames_sent": gen.sent, "pairing": pairing}
+        extra["unready_at_window"] = unready
+        extra["window_ended_at"] = time.time() - (time.perf_counter() - started - elapsed)
+    return _result(gen, elapsed, own, server, extra)
 
 
-def _result(gen: Generator, elapsed: float, own_cpu: float, server_cpu: float) -> Result:
+def _result(
+    gen: Generator,
+    elapsed: float,
+    own_cpu: float,
+    server_cpu: float,
+    extra: dict[str, Any] | None = None,
+) -> Result:
     latencies = sorted(gen.latencies)
     count = len(latencies)
     return Result(
@@ -457,6 +650,7 @@ def _result(gen: Generator, elapsed: float, own_cpu: float, server_cpu: float) -
         server_cpu_us_per_rt=round(server_cpu / count * 1e6, 2) if count else float("nan"),
         generator_cpu_pct=round(own_cpu / elapsed * 100, 1),
         generator_loop=type(asyncio.get_running_loop()).__module__.split(".")[0],
+        extra=extra,
     )
 
 
@@ -473,18 +667,44 @@ def _own_cpu() -> float:
     return times.user + times.system
 
 
-def _cpu(pid: int | None) -> float:
-    return cpu_seconds(pid) if pid is not None else 0.0
+def _cpu(pids: Sequence[int]) -> float:
+    """CPU time of the processes ``pids`` and of their children."""
+    return sum(tree_cpu_seconds(pid) for pid in pids)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.loadgen", description=__doc__)
-    parser.add_argument("--url", required=True, help="ws://127.0.0.1:PORT/ws")
+    parser.add_argument(
+        "--url",
+        required=True,
+        action="append",
+        help="ws://127.0.0.1:PORT/ws; several: the connections round robin over them",
+    )
     parser.add_argument("--mode", choices=("race", "echo"), required=True)
     parser.add_argument("-n", "--connections", type=int, default=1000)
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds before the window")
     parser.add_argument("--window", type=float, default=5.0, help="seconds measured")
-    parser.add_argument("--server-pid", type=int, help="read this process's CPU time")
+    parser.add_argument(
+        "--server-pid",
+        type=int,
+        action="append",
+        help="read this process's CPU time, its children's included (several: the sum)",
+    )
+    parser.add_argument(
+        "--cpu-pid",
+        action="append",
+        metavar="NAME=PID",
+        help="also report this process's CPU time in the window, under extra",
+    )
+    parser.add_argument(
+        "--connecting", type=int, default=CONNECTING, help="handshakes at once, at the start"
+    )
+    parser.add_argument(
+        "--pairing",
+        choices=("seek", "rooms"),
+        default="seek",
+        help="quick match, or each pair of players in a room of its own, then rematches",
+    )
     parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
     parser.add_argument(
         "--lockstep",
@@ -492,11 +712,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="start every race at once, not spread over the warm-up",
     )
     args = parser.parse_args(argv)
-    if not args.url.startswith("ws://127.0.0.1:"):
+    if not all(url.startswith("ws://127.0.0.1:") for url in args.url):
         parser.error("the generator only loads servers on 127.0.0.1")
+    named = None
+    if args.cpu_pid:
+        pairs = [item.partition("=") for item in args.cpu_pid]
+        named = {name: int(pid) for name, _, pid in pairs}
     raise_open_files()
     run = measure(
-        args.url,
+        args.url[0] if len(args.url) == 1 else args.url,
         mode=args.mode,
         connections=args.connections,
         warmup=args.warmup,
@@ -504,9 +728,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         server_pid=args.server_pid,
         deflate=args.deflate,
         lockstep=args.lockstep,
+        pairing=args.pairing,
+        cpu_pids=named,
+        connecting=args.connecting,
     )
     result = run_loop(run, "uvloop" if _has_uvloop() else "asyncio")
-    print(json.dumps(asdict(result)))
+    fields = asdict(result)
+    if fields["extra"] is None:  # the output of a plain run, as it always was
+        del fields["extra"]
+    print(json.dumps(fields))
     return 0
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from picows import WSCloseCode, WSFrame, WSListener, WSMsgType, WSTransport
 
 from .common import raise_open_files, rss_bytes, run_loop
-from .loadgen import connect_all
+from .loadgen import CONNECTING, connect_all
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -66,10 +66,12 @@ class _Idle(WSListener):
             transport.disconnect()
 
 
-async def _open(url: str, first: int, count: int, hello: bool, deflate: bool) -> list[_Idle]:
+async def _open(
+    url: str, first: int, count: int, hello: bool, deflate: bool, *, at_once: int
+) -> list[_Idle]:
     tag = os.getpid() % 10_000
     clients = [_Idle(f"m{tag}x{i}" if hello else None) for i in range(first, first + count)]
-    await connect_all(url, clients, deflate=deflate)
+    await connect_all(url, clients, deflate=deflate, at_once=at_once)
     async with asyncio.timeout(60):
         while not all(client.ready for client in clients):
             await asyncio.sleep(0.05)
@@ -78,14 +80,21 @@ async def _open(url: str, first: int, count: int, hello: bool, deflate: bool) ->
 
 
 async def measure(
-    url: str, pid: int, steps: Sequence[int], *, hello: bool, deflate: bool
+    url: str,
+    pid: int,
+    steps: Sequence[int],
+    *,
+    hello: bool,
+    deflate: bool,
+    at_once: int = CONNECTING,
 ) -> list[Step]:
     """Open connections up to each total in ``steps``; the memory each one costs."""
-    clients = await _open(url, 0, WARM_UP, hello, deflate)
+    clients = await _open(url, 0, WARM_UP, hello, deflate, at_once=at_once)
     base = rss_bytes(pid)
     results = []
     for total in steps:
-        clients += await _open(url, len(clients), total - len(clients), hello, deflate)
+        more = total - len(clients)
+        clients += await _open(url, len(clients), more, hello, deflate, at_once=at_once)
         rss = rss_bytes(pid)
         per = (rss - base) / (len(clients) - WARM_UP) / 1024
         results.append(Step(total, round(rss / 2**20, 1), round(per, 2)))
@@ -102,12 +111,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--steps", default="1000,5000,10000", help="totals, comma-separated")
     parser.add_argument("--hello", action="store_true", help="say hello (the race server)")
     parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
+    parser.add_argument("--connecting", type=int, default=CONNECTING, help="handshakes at once")
     args = parser.parse_args(argv)
     if not args.url.startswith("ws://127.0.0.1:"):
         parser.error("only servers on 127.0.0.1")
     raise_open_files()
     steps = [int(step) for step in args.steps.split(",")]
-    run = measure(args.url, args.pid, steps, hello=args.hello, deflate=args.deflate)
+    run = measure(
+        args.url, args.pid, steps, hello=args.hello, deflate=args.deflate, at_once=args.connecting
+    )
     results = run_loop(run, "asyncio")
     print(json.dumps([asdict(step) for step in results]))
     return 0

@@ -237,7 +237,11 @@ class Cluster:
         return await self.shared.charge("new", address, limit, time.time())
 
     async def _route(self, player_id: str, message: ClientMessage, where: Any) -> None:
-        worker = await where
+        try:
+            worker = await where
+        except (RedisError, OSError):  # the client is answered, whatever Redis does
+            self.server.refuse(player_id, message, "unavailable", "try again in a moment")
+            raise
         conn = self.server.conn_of(player_id)
         if worker is None and message.type == "join_room" and conn is not None:
             # A code no worker has: counted across every worker, so that
