@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 from typing import TYPE_CHECKING, Any
 
 import psycopg
@@ -27,12 +26,11 @@ import psycopg
 from .faults import StoreError, StoreRefused, StoreUnavailable
 from .identity import Identity
 from .pg_migrations import migrate
-from .record import Entry, MoveRecord, RaceRecord, RaceStart
-from .sqlite import ABORTED, LiveRace, PlayerStats
+from .record import Entry, MoveRecord, RaceRecord
+from .rows import LiveRace, live_race, moves_json, outcome
+from .sqlite import ABORTED, PlayerStats
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from psycopg.rows import TupleRow
 
     from .sqlite import Writes
@@ -61,8 +59,6 @@ _TRANSIENT_STATES = frozenset(
 
 _CONNECT_TIMEOUT = 10
 """Seconds a connection attempt may take, unless the URL says otherwise."""
-
-_compact_json = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def classified_pg(exc: psycopg.Error) -> StoreError:
@@ -169,7 +165,7 @@ class PgDatabase:
     async def _insert_race(
         self, record: RaceRecord, started_wall: float, ended_wall: float
     ) -> None:
-        moves = _moves_json(record.moves)
+        moves = moves_json(record.moves)
         # ON CONFLICT: a known race is skipped atomically, even against another server.
         inserted = await self._conn.execute(
             b"INSERT INTO races (id, rules, seeds, player0, player1, started, ended,"
@@ -193,7 +189,7 @@ class PgDatabase:
         if await inserted.fetchone() is None or record.reason == ABORTED:
             return  # known already, or not a race anyone won, lost or drew
         for seat, player_id in enumerate(record.player_ids):
-            wins, losses, draws = _outcome(record.winner, seat)
+            wins, losses, draws = outcome(record.winner, seat)
             await self._conn.execute(
                 b"UPDATE players SET games = games + 1, wins = wins + %s, losses = losses + %s,"
                 b" draws = draws + %s, last_seen = %s WHERE id = %s",
@@ -217,7 +213,7 @@ class PgDatabase:
             )
 
     async def live_races(self) -> list[LiveRace]:
-        """Every live race, oldest first, as far as its rows can be read (see _live_race)."""
+        """Every live race, oldest first, as far as its rows can be read (rows.live_race)."""
         conn = self._conn
         # One snapshot: the races and their entries as of one moment.
         async with conn.transaction():
@@ -235,7 +231,7 @@ class PgDatabase:
         journals: dict[object, list[Entry]] = {}
         for race_id, seq, seat, what, at in entry_rows:
             journals.setdefault(race_id, []).append(Entry(seq, seat, what, at))
-        return [_live_race(row, journals.get(row[0], [])) for row in race_rows]
+        return [live_race(row, journals.get(row[0], [])) for row in race_rows]
 
     async def find_player(self, token_hash: str) -> Identity | None:
         cursor = await self._conn.execute(
@@ -286,73 +282,3 @@ class PgDatabase:
         cursor = await self._conn.execute(b"SELECT count(*) FROM races")
         row = await cursor.fetchone()
         return 0 if row is None else int(row[0])
-
-
-def _live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
-    """A live race's row as a :class:`RaceStart`, never raising on what it holds.
-
-    As in :mod:`server.sqlite`: seeds that are not a JSON array come back as
-    ``()`` and an elapsed or a last entry's time that is not a finite number
-    (``NaN`` fits a double precision column) as 0, so that
-    :func:`server.restore.restore` aborts the race rather than the server
-    failing to start; each such race is logged by its id.
-    """
-    game_id, rules, seeds, player0, player1, name0, name1, elapsed = row
-    unread = []
-    seed_list = _json_list(seeds)
-    if seed_list is None:
-        unread.append("seeds")
-        seed_list = []
-    if not isinstance(name0, str) or not isinstance(name1, str):
-        unread.append("player names")
-    kept = _seconds(elapsed)
-    if kept is None:
-        unread.append("elapsed")
-    last = _seconds(entries[-1].at) if entries else None
-    if entries and last is None:
-        unread.append("last entry's time")
-    if unread:
-        log.error("live race %s: cannot read its %s", game_id, ", ".join(unread))
-    start = RaceStart(
-        game_id=str(game_id),
-        rules_json=str(rules),
-        seeds=tuple(seed_list),
-        player_ids=(str(player0), str(player1)),
-        names=(str(name0), str(name1)),
-    )
-    return start, entries, max(kept or 0.0, last or 0.0, 0.0)
-
-
-def _json_list(text: object) -> list[Any] | None:
-    """The JSON array in ``text``, or None if it holds anything else."""
-    if not isinstance(text, str):
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, list) else None
-
-
-def _seconds(value: object) -> float | None:
-    """``value`` as a finite number of seconds, or None."""
-    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
-        return float(value)
-    return None
-
-
-def _moves_json(moves: Iterable[MoveRecord]) -> str:
-    """The ``races.moves`` column; moves with a seq twice or no such seat are refused."""
-    moves = tuple(moves)
-    if len({move.seq for move in moves}) != len(moves):
-        raise StoreRefused("a race's moves repeat a seq")
-    if any(move.seat not in (0, 1) for move in moves):
-        raise StoreRefused("a move's seat is not 0 or 1")
-    return _compact_json([(m.seq, m.seat, m.card, round(m.at * 1000)) for m in moves])
-
-
-def _outcome(winner: int | None, seat: int) -> tuple[int, int, int]:
-    """What a race adds to a seat's (wins, losses, draws)."""
-    if winner is None:
-        return (0, 0, 1)
-    return (1, 0, 0) if winner == seat else (0, 1, 0)

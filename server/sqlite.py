@@ -16,18 +16,18 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from .identity import Identity
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .record import Entry, MoveRecord, RaceRecord, RaceStart
+from .rows import LiveRace, live_race, moves_json, outcome, race_ids
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterator
 
 __all__ = ["SCHEMA_VERSION", "Database", "FinishedRace", "LiveRace", "PlayerStats", "Writes"]
 
@@ -35,9 +35,6 @@ log = logging.getLogger("flowergarden.server")
 
 FinishedRace: TypeAlias = tuple[RaceRecord, float, float]
 """A finished race to write: its record, and when it started and ended (wall clock)."""
-
-LiveRace: TypeAlias = tuple[RaceStart, list[Entry], float]
-"""A live race as kept: its start, its journal in ``seq`` order, and its elapsed seconds."""
 
 ABORTED = "aborted"
 """The reason of a race that could not be restored: it counts for nobody."""
@@ -81,15 +78,15 @@ class Writes:
         # What a log line says: every race concerned, by its game id.
         parts = []
         if self.starts:
-            parts.append(f"the start of {_races(start.game_id for start, _ in self.starts)}")
+            parts.append(f"the start of {race_ids(start.game_id for start, _ in self.starts)}")
         if len(self.entries) == 1:
             ((game_id, entry),) = self.entries
             parts.append(f"journal entry {entry.seq} of race {game_id}")
         elif self.entries:
-            ids = _races(game_id for game_id, _ in self.entries)
+            ids = race_ids(game_id for game_id, _ in self.entries)
             parts.append(f"{len(self.entries)} journal entries of {ids}")
         if self.races:
-            parts.append(f"the record of {_races(record.game_id for record, _, _ in self.races)}")
+            parts.append(f"the record of {race_ids(record.game_id for record, _, _ in self.races)}")
         return "; ".join(parts) or "nothing"
 
 
@@ -236,7 +233,7 @@ class Database:
                 )
 
     def _insert_race(self, record: RaceRecord, started_wall: float, ended_wall: float) -> None:
-        moves = _moves_json(record.moves)
+        moves = moves_json(record.moves)
         conn = self._conn
         known = conn.execute("SELECT 1 FROM races WHERE id = ?", (record.game_id,))
         if known.fetchone() is not None:
@@ -262,7 +259,7 @@ class Database:
         if record.reason == ABORTED:  # not a race anyone won, lost or drew
             return
         for seat, player_id in enumerate(record.player_ids):
-            self._count_race(player_id, _outcome(record.winner, seat), ended_wall)
+            self._count_race(player_id, outcome(record.winner, seat), ended_wall)
 
     def _count_race(self, player_id: str, outcome: tuple[int, int, int], wall: float) -> None:
         wins, losses, draws = outcome
@@ -289,7 +286,7 @@ class Database:
             )
 
     def live_races(self) -> list[LiveRace]:
-        """Every live race, oldest first, as far as its rows can be read (see _live_race)."""
+        """Every live race, oldest first, as far as its rows can be read (rows.live_race)."""
         # One read transaction: the races and their entries as of one moment.
         with self._transaction("DEFERRED") as conn:
             races = conn.execute(
@@ -305,7 +302,7 @@ class Database:
         journals: dict[object, list[Entry]] = {}
         for race_id, seq, seat, what, at in rows:
             journals.setdefault(race_id, []).append(Entry(seq, seat, what, at))
-        return [_live_race(row, journals.pop(row[0], [])) for row in races]
+        return [live_race(row, journals.pop(row[0], [])) for row in races]
 
     def find_player(self, token_hash: str) -> Identity | None:
         row = self._conn.execute(
@@ -352,83 +349,3 @@ class Database:
     def race_count(self) -> int:
         (count,) = self._conn.execute("SELECT count(*) FROM races").fetchone()
         return int(count)
-
-
-def _live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
-    """A live race's row as a :class:`RaceStart`, never raising on what it holds.
-
-    What cannot be read is given back in a form that :func:`server.restore.restore`
-    refuses (rules ``""``, seeds ``()``), so the race ends ``aborted`` instead of
-    stopping the server from starting; entries are given as they are, for the
-    same reason. Each such race is logged by its id.
-    """
-    game_id, rules, seeds, player0, player1, name0, name1, elapsed = row
-    unread = []
-    if not isinstance(rules, str):
-        unread.append("rules")
-        rules = ""
-    seed_list = _json_list(seeds)
-    if seed_list is None:
-        unread.append("seeds")
-        seed_list = []
-    if not isinstance(name0, str) or not isinstance(name1, str):
-        unread.append("player names")
-    kept = _seconds(elapsed)
-    if kept is None:
-        unread.append("elapsed")
-    if entries and _seconds(entries[-1].at) is None:
-        unread.append("last entry's time")
-    if unread:
-        log.error("live race %s: cannot read its %s", game_id, ", ".join(unread))
-    start = RaceStart(
-        game_id=str(game_id),
-        rules_json=rules,
-        seeds=tuple(seed_list),
-        player_ids=(str(player0), str(player1)),
-        names=(str(name0), str(name1)),
-    )
-    last = _seconds(entries[-1].at) if entries else None
-    return start, entries, max(kept or 0.0, last or 0.0, 0.0)
-
-
-def _json_list(text: object) -> list[Any] | None:
-    """The JSON array in ``text``, or None if it holds anything else."""
-    if not isinstance(text, str):
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, list) else None
-
-
-def _seconds(value: object) -> float | None:
-    """``value`` as a finite number of seconds, or None."""
-    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
-        return float(value)
-    return None
-
-
-def _races(game_ids: Iterable[object]) -> str:
-    """``race g1`` or ``races g1, g2``: each id once, in order of appearance."""
-    ids = [str(game_id) for game_id in dict.fromkeys(game_ids)]
-    return f"race{'s' if len(ids) != 1 else ''} {', '.join(ids)}"
-
-
-_compact_json = json.JSONEncoder(separators=(",", ":")).encode
-
-
-def _moves_json(moves: tuple[MoveRecord, ...]) -> str:
-    """The ``races.moves`` column; moves with a seq twice or no such seat are refused."""
-    if len({move.seq for move in moves}) != len(moves):
-        raise sqlite3.IntegrityError("a race's moves repeat a seq")
-    if any(move.seat not in (0, 1) for move in moves):
-        raise sqlite3.IntegrityError("a move's seat is not 0 or 1")
-    return _compact_json([(m.seq, m.seat, m.card, round(m.at * 1000)) for m in moves])
-
-
-def _outcome(winner: int | None, seat: int) -> tuple[int, int, int]:
-    """What a race adds to a seat's (wins, losses, draws)."""
-    if winner is None:
-        return (0, 0, 1)
-    return (1, 0, 0) if winner == seat else (0, 1, 0)
