@@ -1,13 +1,15 @@
 """How fast the engine is: ``python -m bench.engine [--quick]``.
 
-Measures the four operations the server leans on:
+Measures the operations the server leans on:
 
 - a greedy solve of a fresh deal, ``final_count(layout)`` on layouts dealt
   beforehand (the median over many layouts of each one's best time), which is
   what dealing ``winnable_only`` layouts and deciding races cost;
 - one legality check, ``board.is_legal(card)``, done for every play received
   (the median over the 52 cards of a fresh board);
-- ``deal(seed)`` and ``winnable_deal(seed)`` (mean over many seeds).
+- ``deal(seed)`` and ``winnable_deal(seed)``, the dealing of races recorded
+  before verifiable deals, and ``dealing.classic(seed)`` and
+  ``dealing.winnable(seed)``, which deal every race now (mean over many seeds).
 
 Every figure is the best of several repeats (``timeit``'s advice: the others
 measure the machine's other work, not the code), with the garbage collector
@@ -25,7 +27,8 @@ import timeit
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
-from engine import CARDS, Board, deal, final_count, winnable_deal
+from engine import CARDS, SEED_SIZE, Board, deal, final_count, winnable_deal
+from engine.dealing import classic, winnable
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -43,6 +46,8 @@ class Results:
     check_ns: float
     deal_us: float
     winnable_deal_us: float
+    classic_us: float
+    winnable_us: float
     layouts: int
     python: str
 
@@ -100,6 +105,8 @@ def measure(quick: bool = False) -> Results:
         check_ns=time_check(effort),
         deal_us=time_deal(deal, effort),
         winnable_deal_us=time_deal(winnable_deal, effort),
+        classic_us=time_deal(lambda n: classic(n.to_bytes(SEED_SIZE, "big")), effort),
+        winnable_us=time_deal(lambda n: winnable(n.to_bytes(SEED_SIZE, "big")), effort),
         layouts=effort.layouts,
         python=f"{platform.python_implementation()} {platform.python_version()}",
     )
@@ -111,6 +118,8 @@ def table(results: Results) -> str:
         ("`board.is_legal(card)`, one legality check", results.check_ns, "ns"),
         ("`deal(seed)`", results.deal_us, "µs"),
         ("`winnable_deal(seed)`", results.winnable_deal_us, "µs"),
+        ("`dealing.classic(seed)`, a race's verifiable deal", results.classic_us, "µs"),
+        ("`dealing.winnable(seed)`, a verifiable winnable deal", results.winnable_us, "µs"),
     ]
     lines = [
         f"Engine benchmark ({results.python}; solve: median of {results.layouts} layouts)",

@@ -41,9 +41,9 @@ RULES = Rules(deal="mirror", winnable_only=True)
 
 def _journal(game_id: str, ids: tuple[str, str], plays: int) -> list[object]:
     """What a race of ``plays`` plays (seats in turn) asks the glue to journal."""
-    seed = int(game_id, 16)
+    dealer = engine.SeedDealer(int(game_id, 16).to_bytes(engine.SEED_SIZE, "big"))
     seats = (SeatInfo(ids[0], ids[0]), SeatInfo(ids[1], ids[1]))
-    race = Race(game_id, seats, RULES, (seed, seed, 0, 0), idle_limit=60.0, grace=30.0)
+    race = Race(game_id, seats, RULES, (dealer, dealer), idle_limit=60.0, grace=30.0)
     out: list[object] = list(race.start(0.0))
     for n in range(plays):
         seat = n % 2

@@ -56,7 +56,8 @@ def _race(rng: random.Random) -> RaceRecord:
     return RaceRecord(
         game_id=f"{rng.getrandbits(64):016x}",
         rules_json='{"deal":"mirror","first":false,"redeals":0,"winnable_only":true}',
-        seeds=(rng.getrandbits(63),) * 2 + (rng.getrandbits(63),) * 2,
+        dealing="sha256",
+        seeds=(rng.randbytes(32).hex(),) * 2,
         player_ids=(PLAYERS[0].player_id, PLAYERS[1].player_id),
         started=0.0,
         ended=10.4,
@@ -68,7 +69,7 @@ def _race(rng: random.Random) -> RaceRecord:
     )
 
 
-START = RaceStart("g-live", "{}", (2**255, 7, 2**255, 7), ("p-ann", "p-bob"), ("Ann", "Bob"))
+START = RaceStart("g-live", "{}", "sha256", ("ab" * 32,) * 2, ("p-ann", "p-bob"), ("Ann", "Bob"))
 
 
 def _entries(count: int) -> list[tuple[str, Entry]]:

@@ -27,6 +27,7 @@ from protocol import (
     Welcome,
 )
 
+from .bests import Best, BestStore, practice_key
 from .keys import Refusal, resolve_key, resolve_prompt
 from .net import Connection, LinkChanged, NameRefused, ServerEvent
 from .practice import Dealt, Practice
@@ -69,11 +70,13 @@ class FlowerGardenApp(App[int]):
         options: Options,
         *,
         tokens: TokenStore | None = None,
+        bests: BestStore | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
         self.options = options
         self.tokens = tokens if tokens is not None else TokenStore()
+        self.bests = bests if bests is not None else BestStore()
         self.clock = clock
         self.state = ClientState(options.server, options.name or "", ascii=options.ascii)
         self.backend: Backend | None = None
@@ -128,13 +131,17 @@ class FlowerGardenApp(App[int]):
             self._on_welcome()
         if self.state.apply(message, self.clock()) and self.backend is not None:
             self.backend.resync()
+        self._practice_best()
         if isinstance(message, LobbySnapshot) and self._start is not None:
             # After the snapshot, so that a resumed race (game_state comes first) wins.
             start, self._start = self._start, None
             race = self.state.race
             if race is not None and race.over is not None:
                 # A race that ended while we were away: say how, then do as asked.
-                headline, reason = outcome_words(race.over, race.seat, race.players)
+                clock = race.rules.time_limit_s
+                headline, reason = outcome_words(
+                    race.over, race.seat, race.players, idle_s=race.idle_s, clock_s=clock
+                )
                 self.state.leave_race()
                 self.state.note(f"your last race: {headline.lower()}, {reason}")
             if self.state.race is None:
@@ -170,7 +177,19 @@ class FlowerGardenApp(App[int]):
 
     def on_dealt(self, event: Dealt) -> None:
         self.state.begin_practice(event.board, event.rules, self.clock())
+        self._practice_best()
         self.sync()
+
+    def _practice_best(self) -> None:
+        """A practice game just ended: keep its result if it beats the best for its rules."""
+        race = self.state.race
+        over = None if race is None else race.over
+        if race is None or over is None or over.result != "solo" or race.best is not None:
+            return
+        t_ms = over.times_ms[0] if over.times_ms else None
+        by_the_cards = over.reason in ("cleared", "stalled")  # a game given up does not count
+        result = Best(over.counts[0], t_ms) if by_the_cards and t_ms is not None else None
+        self.state.set_best(self.bests.record(practice_key(race.rules), result))
 
     def on_command(self, event: Command) -> None:
         self.send(event.message)

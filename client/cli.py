@@ -1,7 +1,9 @@
 """``flowergarden``: the command line of the terminal client.
 
 ``flowergarden [--server URL] [--name NAME] [--seek | --create-room | --room CODE] [rules]``
-races on a server; ``flowergarden practice [--seed N] [--winnable-only]`` plays alone.
+races on a server, by default with mirror, winnable-only rules
+(:data:`~client.options.RACE_RULES`); ``flowergarden practice [--seed N] [--winnable-only]``
+plays alone.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from protocol import Rules
 
 from .cards import glyphs_supported
 from .failures import url_problem
-from .options import DEFAULT_SERVER, Options
+from .options import DEFAULT_SERVER, RACE_RULES, Options
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -32,28 +34,37 @@ def _add_display(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_rules(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rules (for --seek and --create-room)")
+    group = parser.add_argument_group(
+        "rules (for --seek, --create-room and the lobby's forms)",
+        "The defaults make a pure speed race: the same layout for both, one that can be cleared.",
+    )
     group.add_argument(
         "--deal",
         choices=("independent", "mirror"),
-        default="independent",
-        help="independent: each player gets their own layout; mirror: both get the same one",
+        default=RACE_RULES.deal,
+        help="mirror (default): both get the same layout; independent: each their own",
     )
-    group.add_argument(
-        "--winnable-only", action="store_true", help="deal only layouts that can be cleared"
+    winnable = group.add_mutually_exclusive_group()
+    winnable.add_argument(
+        "--winnable-only",
+        dest="winnable_only",
+        action="store_true",
+        default=RACE_RULES.winnable_only,
+        help="deal only layouts that can be cleared (the default)",
     )
-    group.add_argument(
-        "--redeals",
-        type=int,
-        choices=(0, 1),
-        default=0,
-        help="1 allows one redeal of the cards left when stuck (default 0)",
+    winnable.add_argument(
+        "--any-layout",
+        dest="winnable_only",
+        action="store_false",
+        help="deal any random layout, as the classic game does (most cannot be cleared)",
     )
+    redeal_help = "1 allows one redeal of the cards left when stuck (default 0)"
+    group.add_argument("--redeals", type=int, choices=(0, 1), default=0, help=redeal_help)
     group.add_argument(
         "--tiebreak",
         choices=("draw", "first"),
-        default="draw",
-        help="equal final counts: draw, or first: won by who reached the count first",
+        default=RACE_RULES.tiebreak,
+        help="equal final counts: draw (default), or first: won by who reached the count first",
     )
     group.add_argument(
         "--time-limit",

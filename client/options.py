@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from protocol import Rules
 
-__all__ = ["DEFAULT_SERVER", "Options"]
+__all__ = ["DEFAULT_SERVER", "RACE_RULES", "Options"]
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
+RACE_RULES = Rules(deal="mirror", winnable_only=True)
+"""The rules quick match and rooms start from: the same layout for both, one that can be
+cleared, so that speed alone decides. The command line's rules flags choose others."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +22,7 @@ class Options:
     action: Literal["seek", "create_room", "join_room"] | None = None
     """Start straight into quick match, a new room, or the room ``room``."""
     room: str = ""
-    rules: Rules = field(default_factory=Rules)
+    rules: Rules = RACE_RULES
     public: bool = False
     ascii: bool = False
     practice: bool = False

@@ -54,13 +54,13 @@ if TYPE_CHECKING:
     from protocol import ClientMessage, ServerMessage
     from server.events import Output
 
-__all__ = ["GAME_ID", "GHOST", "YOU", "Dealt", "Practice", "practice_race"]
+__all__ = ["GAME_ID", "GHOST", "YOU", "Dealt", "Practice", "practice_dealer", "practice_race"]
 
 GAME_ID = "practice"
 YOU = SeatInfo("practice-you", "you")
 GHOST = SeatInfo("practice-ghost", "ghost")
-REDEAL_SALT = 0x5EED
-"""Mixed into the seed for the redeal's shuffle, so that it differs from the deal's."""
+SEEDS = 2 ** (8 * engine.SEED_SIZE)
+"""How many seeds there are: ``--seed N`` deals from N's 32 bytes, big-endian, modulo this."""
 
 
 class Dealt(Message):
@@ -72,12 +72,16 @@ class Dealt(Message):
         self.rules = rules
 
 
+def practice_dealer(seed: int) -> engine.SeedDealer:
+    """The dealer of practice ``seed``: the seed's 32 bytes, big-endian, as a server's seed."""
+    return engine.SeedDealer((seed % SEEDS).to_bytes(engine.SEED_SIZE, "big"))
+
+
 def practice_race(seed: int, rules: Rules) -> Race:
     """The race a practice with ``seed`` runs: the ghost gets the same deal and redeal."""
-    redeal = seed ^ REDEAL_SALT
-    seeds = (seed, seed, redeal, redeal)
+    dealer = practice_dealer(seed)
     # No idle limit and an endless grace: nobody waits on a practice, and the ghost never leaves.
-    return Race(GAME_ID, (YOU, GHOST), rules, seeds, idle_limit=None, grace=math.inf)
+    return Race(GAME_ID, (YOU, GHOST), rules, (dealer, dealer), idle_limit=None, grace=math.inf)
 
 
 class Practice:
@@ -94,7 +98,7 @@ class Practice:
     ) -> None:
         self._post = post
         self._clock = clock
-        self.seed = seed if seed is not None else secrets.randbits(63)
+        self.seed = seed if seed is not None else secrets.randbits(8 * engine.SEED_SIZE)
         self.rules = Rules(winnable_only=winnable_only, redeals=redeals)
         self.race = practice_race(self.seed, self.rules)
 

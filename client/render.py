@@ -1,4 +1,4 @@
-"""Drawings of the state as Rich text: boards, the top bar, the result, the room code.
+"""Drawings of the state as Rich text: boards, the top bar, the warnings, the room code.
 
 Pure functions of the state and a width, so that widgets stay thin (they only
 call these in ``render``) and a resize simply draws again at the new width.
@@ -15,25 +15,30 @@ from protocol import RACING
 
 from .cards import CARD_WIDTH, card_text, suit_mark
 from .keys import BED_KEYS
-from .state import outcome_words
+from .timing import IDLE_WARNING, clock_text, stopwatch_text
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from protocol import Rules
 
     from .state import ClientState, RaceView
 
 __all__ = [
+    "MIN_SIZE",
     "STATUS_WORDS",
-    "clock_text",
+    "player_names",
     "render_board",
     "render_code",
+    "render_idle",
     "render_link_reason",
-    "render_result",
+    "render_size",
     "render_topbar",
     "rules_words",
 ]
+
+MIN_SIZE = (80, 24)
+"""The smallest terminal the screens are laid out for: both boards, every card."""
 
 STATUS_WORDS = {
     "playing": "",
@@ -49,8 +54,11 @@ _WAITING = "#9a9a9a"
 _DIM = "#7a7a7a"
 
 
-def rules_words(rules: Rules) -> str:
-    """``mirror · winnable · 1 redeal · tiebreak first · 5:00``: only what differs from classic."""
+def rules_words(rules: Rules, *, clock: bool = True) -> str:
+    """``mirror · winnable · 1 redeal · tiebreak first · 5:00 clock``: what differs from classic.
+
+    ``clock`` False leaves the time limit out (the top bar shows the time left instead).
+    """
     words: list[str] = [rules.deal]
     if rules.winnable_only:
         words.append("winnable")
@@ -58,36 +66,62 @@ def rules_words(rules: Rules) -> str:
         words.append("1 redeal")
     if rules.tiebreak == "first":
         words.append("tiebreak first")
-    if rules.time_limit_s is not None:
+    if rules.time_limit_s is not None and clock:
         words.append(f"{rules.time_limit_s // 60}:{rules.time_limit_s % 60:02d} clock")
     return " · ".join(words)
 
 
-def clock_text(seconds: float) -> str:
-    seconds = max(0, int(seconds + 0.999))
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
 def render_topbar(state: ClientState, now: float) -> Text:
-    """Who races whom, under which rules, the clock and the connection."""
+    """Who races whom, under which rules, the stopwatch, the clock and the connection."""
     race = state.race
     text = Text()
     if race is None:
         text.append("Flower Garden", style="bold")
     elif race.other is None:
         text.append("Practice", style="bold")
-        text.append(f" · {rules_words(race.rules)}")
     else:
-        text.append(" vs ".join(race.players), style="bold")
+        text.append(" vs ".join(player_names(race.players, race.bots)), style="bold")
         if race.seat is None:
             text.append(" (watching)")
-        text.append(f" · {rules_words(race.rules)}")
-        if race.clock_deadline is not None and race.over is None:
+    if race is not None:
+        live_clock = race.clock_deadline is not None and race.over is None
+        text.append(f" · {rules_words(race.rules, clock=not live_clock)}")
+        text.append(f" · time {stopwatch_text(race.elapsed(now))}", style="bold")
+        if race.clock_deadline is not None and live_clock:
             left = race.clock_deadline - now
-            text.append(f" · ⏱ {clock_text(left)}", style="bold red" if left < 30 else "bold")
+            style = "bold red" if left < 30 else "bold"
+            text.append(f" · {clock_text(left)} left", style=style)
     text.append("  ")
     text.append_text(link_text(state, now))
     return text
+
+
+def player_names(players: Sequence[str], bots: Sequence[bool]) -> list[str]:
+    """The players' names, a bot's marked ``(bot)`` (``bots`` may be empty: none known)."""
+    return [f"{name} (bot)" if bots and bots[i] else name for i, name in enumerate(players)]
+
+
+def render_idle(race: RaceView | None, now: float) -> Text:
+    """The idle limit's countdown, in its last :data:`IDLE_WARNING` seconds; else nothing."""
+    left = None if race is None else race.idle_left(now)
+    if race is None or left is None or left > IDLE_WARNING:
+        return Text()
+    return Text(
+        f"No play for {race.idle_s:g} s times you out: {clock_text(left)} left to play or redeal",
+        style="bold white on red",
+    )
+
+
+def render_size(width: int, height: int) -> Text:
+    """A notice when the terminal is smaller than :data:`MIN_SIZE`; else nothing."""
+    least_width, least_height = MIN_SIZE
+    if width >= least_width and height >= least_height:
+        return Text()
+    return Text(
+        f"The terminal is {width}x{height}: make it at least {least_width}x{least_height}, "
+        "or cards and the opponent's board are cut off",
+        style="bold black on yellow",
+    )
 
 
 def link_text(state: ClientState, now: float) -> Text:
@@ -187,30 +221,6 @@ def _bed(
         text.append("▸", style=_DIM)  # the front card, marked even without labels
     text.append(" ")
     text.append_text(card_text(front, ascii=ascii, extra="underline"))
-    return text
-
-
-def render_result(race: RaceView) -> Text:
-    """The end of a race: the result, the reason, both counts and what to do next."""
-    assert race.over is not None
-    headline, reason = outcome_words(race.over, race.seat, race.players)
-    text = Text(headline, style="bold reverse")
-    text.append(f"  {reason}\n")
-    counts = [f"{race.players[s]} {race.boards[s].count}/52" for s in range(len(race.boards))]
-    text.append("   ·   ".join(counts), style="bold")
-    text.append("\n")
-    if race.other is None:
-        text.append("r  new deal    q  quit", style=_DIM)
-        return text
-    if race.seat is None:
-        text.append("Esc  back to the lobby", style=_DIM)
-        return text
-    if race.rematch_offered:
-        opponent = race.players[1 - race.seat]
-        text.append(f"{opponent} wants a rematch!  ", style="bold green")
-    if race.rematch_asked:
-        text.append("rematch asked, waiting…  ", style="green")
-    text.append("r  rematch    Esc  lobby    q  quit", style=_DIM)
     return text
 
 

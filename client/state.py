@@ -25,11 +25,17 @@ the state wait for that race (:attr:`ClientState.resuming`), and a lobby
 snapshot that comes first means no ``game_state`` is coming: the race is
 dropped, and the client says so, instead of showing a race that every key
 would be refused in (``not_in_game``).
+
+Time: the stopwatch runs from ``game_start`` (or from ``game_state``'s
+``elapsed_ms``), the race's clock from its time limit (or ``clock_left_ms``),
+and one's own idle limit (``welcome.limits.idle_s``) restarts at the deal, at
+each of one's own plays and redeals the server acknowledges, and on coming
+back. At ``game_over`` the deal is checked against the revealed seeds
+(:mod:`client.dealcheck`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 import engine
@@ -57,112 +63,19 @@ from protocol import (
     wire_status,
 )
 
+from .dealcheck import check_deal
 from .keys import assign_labels
+from .race_view import Outcome, RaceView, Waiting
 from .words import error_words, outcome_words
 
 if TYPE_CHECKING:
-    from protocol import BoardStatus, ClientMessage, ServerMessage
+    from protocol import ClientMessage, Limits, ServerMessage
+
+    from .bests import PracticeBest
 
 __all__ = ["ClientState", "Link", "Outcome", "RaceView", "Waiting", "outcome_words"]
 
 Link = Literal["offline", "connecting", "online", "reconnecting", "replaced", "failed"]
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a race ended: ``game_over``, or the end of a practice game (``winner`` None)."""
-
-    result: Literal["win", "draw", "solo"]
-    winner: int | None
-    reason: str
-    counts: tuple[int, ...]
-
-    @classmethod
-    def of(cls, over: GameOver) -> Outcome:
-        return cls(over.result, over.winner, over.reason, tuple(over.counts))
-
-
-@dataclass(frozen=True, slots=True)
-class Waiting:
-    """In the lobby, waiting for an opponent: in the quick-match queue, or in one's room."""
-
-    kind: Literal["seeking", "room"]
-    rules: Rules
-    code: str = ""
-
-
-@dataclass(slots=True)
-class RaceView:
-    """One race as this client sees it; ``seat`` is None for a spectator."""
-
-    game_id: str
-    seat: int | None
-    players: list[str]
-    rules: Rules
-    boards: list[engine.Board]
-    statuses: list[BoardStatus]
-    seq: int
-    labels: dict[engine.Card, str] = field(default_factory=dict)
-    """Bouquet labels of the main board (see :mod:`client.keys`)."""
-    clock_deadline: float | None = None
-    away_until: float | None = None
-    over: Outcome | None = None
-    rematch_offered: bool = False
-    rematch_asked: bool = False
-    resyncing: bool = False
-    sent: list[engine.Card] = field(default_factory=list)
-    """Cards this client played that no ``played`` has acknowledged yet, in order."""
-
-    @property
-    def main(self) -> int:
-        """The seat drawn large: one's own, or seat 0 for a spectator."""
-        return 0 if self.seat is None else self.seat
-
-    @property
-    def other(self) -> int | None:
-        """The seat drawn small; None in practice, where there is one board."""
-        return None if len(self.boards) == 1 else 1 - self.main
-
-    @property
-    def board(self) -> engine.Board:
-        return self.boards[self.main]
-
-    @property
-    def can_play(self) -> bool:
-        """Whether this client may play or redeal now."""
-        return (
-            self.seat is not None
-            and self.over is None
-            and not self.resyncing
-            and self.statuses[self.seat] in RACING
-        )
-
-    def why_not_playing(self) -> str:
-        """Why this client may not play now (when :attr:`can_play` is False)."""
-        if self.seat is None:
-            return "you are watching"
-        if self.over is not None:
-            return "the race is over"
-        if self.resyncing:
-            return "catching up with the server…"
-        return f"your count is final ({self.statuses[self.seat]})"
-
-    def projected(self) -> engine.Board:
-        """The main board with the unacknowledged plays made: what the next key acts on.
-
-        Without it a racer who types faster than the round trip would be told
-        that the 2 must wait for the Ace they played a moment ago.
-        """
-        if not self.sent:
-            return self.board
-        board = self.board.copy()
-        for card in self.sent:
-            if board.is_legal(card):
-                board.play(card)
-        return board
-
-    def relabel(self) -> None:
-        self.labels = assign_labels(self.labels, self.board.bouquet)
 
 
 class ClientState:
@@ -173,6 +86,8 @@ class ClientState:
         self.name = name
         self.ascii = ascii
         self.player_id: str | None = None
+        self.limits: Limits | None = None
+        """The server's settings (``welcome.limits``); None before a welcome, and in practice."""
         self.link: Link = "offline"
         self.attempt = 0
         self.retry_at: float | None = None
@@ -208,10 +123,17 @@ class ClientState:
             boards=[board],
             statuses=[wire_status(board.status)],
             seq=0,
+            started_at=now,
+            reached=[{}],
         )
         self.race.relabel()
         self.note("")
-        self._end_if_solo_final()
+        self._end_if_solo_final(now)
+
+    def set_best(self, best: PracticeBest) -> None:
+        """What the practice result says of the personal best (the app keeps the file)."""
+        if self.race is not None:
+            self.race.best = best
 
     def sending(self, message: ClientMessage) -> None:
         """Note what this client just sent, until the server's answer comes."""
@@ -233,12 +155,13 @@ class ClientState:
     def apply(self, message: ServerMessage, now: float) -> bool:
         """Apply one server message; True means this copy drifted and needs a resync."""
         if isinstance(message, Played | Redealt | StatusChanged | GameOver):
-            return self._race_event(message)
+            return self._race_event(message, now)
         if isinstance(message, GameStart | GameState):
             self.resuming = None
             self._new_race(message, now)
         elif isinstance(message, Welcome):
             self.name, self.player_id = message.name, message.player_id
+            self.limits = message.limits
             self._wait_for_resume()
         elif isinstance(message, LobbySnapshot):
             self.lobby = message
@@ -286,26 +209,49 @@ class ClientState:
             statuses=[board.status for board in message.boards],
             seq=message.seq,
             labels=dict(old.labels) if old is not None and same else {},
+            bots=list(message.bots),
+            commits=list(message.commits),
+            idle_s=None if self.limits is None else self.limits.idle_s,
+            reached=[{}, {}],
         )
-        limit = message.rules.time_limit_s
         if old is not None and same:
-            race.clock_deadline = old.clock_deadline  # game_state does not carry the clock
-        elif isinstance(message, GameStart) and limit is not None:
-            race.clock_deadline = now + limit
-        if isinstance(message, GameState) and message.over is not None:
-            race.over = Outcome.of(message.over)
+            race.dealt, race.reached = old.dealt, old.reached  # came back: what was seen stays
+        self._set_clocks(race, message, now)
         race.relabel()
         self.race, self.waiting = race, None
+        if isinstance(message, GameState) and message.over is not None:
+            self._end(race, message.over, now)
         if not same:
             self.note("")
 
-    def _race_event(self, message: Played | Redealt | StatusChanged | GameOver) -> bool:
+    @staticmethod
+    def _set_clocks(race: RaceView, message: GameStart | GameState, now: float) -> None:
+        """The stopwatch, the race's clock and one's idle limit, at a start or a (re)join."""
+        if isinstance(message, GameStart):
+            race.dealt = list(message.boards)
+            race.started_at = now
+            limit = message.rules.time_limit_s
+            race.clock_deadline = None if limit is None else now + limit
+        else:
+            race.started_at = now - message.elapsed_ms / 1000
+            left = message.clock_left_ms
+            race.clock_deadline = None if left is None else now + left / 1000
+        race.restart_idle(now)  # the deal, or coming back
+
+    def _end(self, race: RaceView, over: GameOver, now: float) -> None:
+        """``game_over``: the result, the stopwatch stopped, the deal checked."""
+        race.over = Outcome.of(over, race.statuses)
+        race.stop(now)
+        if race.commits:
+            race.deal_check = check_deal(race.rules, race.commits, over.seeds, race.dealt)
+
+    def _race_event(self, message: Played | Redealt | StatusChanged | GameOver, now: float) -> bool:
         race = self.race
         if race is None or race.game_id != message.game_id or race.resyncing:
             return False
         if message.seq <= race.seq:
             return False  # already in the game_state this client resumed from
-        if message.seq != race.seq + 1 or not self._apply_event(race, message):
+        if message.seq != race.seq + 1 or not self._apply_event(race, message, now):
             race.resyncing = True
             self.note("out of step with the server: catching up…", error=True)
             return True
@@ -313,26 +259,18 @@ class ClientState:
         return False
 
     def _apply_event(
-        self, race: RaceView, message: Played | Redealt | StatusChanged | GameOver
+        self, race: RaceView, message: Played | Redealt | StatusChanged | GameOver, now: float
     ) -> bool:
         """Apply one in-sequence race event; False if it does not fit this copy."""
         if isinstance(message, GameOver):
-            race.over = Outcome.of(message)
+            self._end(race, message, now)
             return True
         seat = message.seat
         if seat >= len(race.boards):
             return False
         if isinstance(message, Played):
-            board = race.boards[seat]
-            try:
-                board.play(engine.Card.parse(message.card))
-            except engine.EngineError:
+            if not self._played(race, message):
                 return False
-            if board.count != message.count:
-                return False
-            card = engine.Card.parse(message.card)
-            if seat == race.seat and card in race.sent:
-                race.sent.remove(card)
         elif isinstance(message, Redealt):
             race.boards[seat] = board_from_wire(message.board)
             if seat == race.main:
@@ -340,15 +278,36 @@ class ClientState:
         race.statuses[seat] = (
             message.status if not isinstance(message, Redealt) else (message.board.status)
         )
+        if seat == race.seat and isinstance(message, Played | Redealt):
+            race.restart_idle(now)  # the server accepted a move of ours
         if seat == race.main:
             race.labels = assign_labels(race.labels, race.board.bouquet)
-        self._end_if_solo_final()
+        self._end_if_solo_final(now)
         return True
 
-    def _end_if_solo_final(self) -> None:
+    @staticmethod
+    def _played(race: RaceView, message: Played) -> bool:
+        board = race.boards[message.seat]
+        card = engine.Card.parse(message.card)
+        try:
+            board.play(card)
+        except engine.EngineError:
+            return False
+        if board.count != message.count:
+            return False
+        race.record_play(message.seat, message.count, message.t_ms)
+        if message.seat == race.seat and card in race.sent:
+            race.sent.remove(card)
+        return True
+
+    def _end_if_solo_final(self, now: float) -> None:
         race = self.race
-        if race is not None and race.other is None and race.statuses[0] not in RACING:
-            race.over = Outcome("solo", None, race.statuses[0], (race.board.count,))
+        if race is None or race.other is not None or race.statuses[0] in RACING:
+            return
+        count = race.board.count
+        last = race.reached[0].get(count) if race.reached else None
+        race.over = Outcome("solo", None, race.statuses[0], (count,), (last,))
+        race.stop(now)
 
     def _opponent(self, message: OpponentAway | OpponentBack | RematchOffered, now: float) -> None:
         race = self.race

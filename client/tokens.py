@@ -12,16 +12,13 @@ their own; without ``--name`` the client comes back as the last name used.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .jsonfile import config_dir, read_json, write_json
+
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from pathlib import Path
 
 __all__ = ["Identity", "TokenStore", "config_dir"]
 
@@ -32,13 +29,6 @@ class Identity:
 
     name: str
     token: str
-
-
-def config_dir(env: Mapping[str, str] | None = None) -> Path:
-    """``$XDG_CONFIG_HOME/flowergarden``, or ``~/.config/flowergarden``."""
-    env = os.environ if env is None else env
-    base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "flowergarden"
 
 
 class TokenStore:
@@ -81,22 +71,7 @@ class TokenStore:
             self._write(entries)
 
     def _read(self) -> dict[str, Any]:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}  # no file yet, or a damaged one: start afresh rather than refuse to play
-        return data if isinstance(data, dict) else {}
+        return read_json(self.path)
 
     def _write(self, entries: dict[str, Any]) -> None:
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=".tokens-", dir=self.path.parent)  # mode 0600
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as file:
-                json.dump(entries, file, indent=2, sort_keys=True)
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(temp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-            raise
+        write_json(self.path, entries)

@@ -2,16 +2,23 @@
 
 ``python -m engine stats --deals 200000`` measures what the rules imply (see
 :mod:`engine.stats`) and prints it; the defaults reproduce the README's figures.
+
+``python -m engine verify RACE.json`` checks a finished race's record (the JSON
+of ``GET /api/races/GAME_ID``; ``-`` reads it from stdin) by
+:func:`engine.verify.verify_record` and prints the verdict: exit status 0 when
+verified, 1 when a check failed, 2 when the file or its JSON cannot be read.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from typing import TYPE_CHECKING
 
 from .stats import measure, report
+from .verify import verify_record
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -25,6 +32,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "stats":
         return _stats(args)
+    if args.command == "verify":
+        return _verify(args.file)
     raise AssertionError(args.command)  # argparse only lets known commands through
 
 
@@ -61,7 +70,39 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="show a progress bar on stderr even when it is not a terminal",
     )
+    verify = commands.add_parser(
+        "verify",
+        help="check a finished race's record: seeds, deal, moves and result",
+        description=(
+            "Check a race record, the JSON of GET /api/races/GAME_ID: that the seeds match "
+            "the commits, the boards are what the seeds deal, every move was legal in seq "
+            "order, and the counts, times and result follow. Exit status 0 when verified, "
+            "1 when a check failed, 2 when the record cannot be read."
+        ),
+    )
+    verify.add_argument(
+        "file", metavar="FILE", help="the race record, a JSON file; - reads it from stdin"
+    )
     return parser
+
+
+def _verify(path: str) -> int:
+    name = "stdin" if path == "-" else path
+    try:
+        if path == "-":
+            record = json.load(sys.stdin)
+        else:
+            with open(path, encoding="utf-8") as file:
+                record = json.load(file)
+    except OSError as exc:
+        print(f"cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except (ValueError, RecursionError) as exc:  # bad JSON or UTF-8; nesting too deep
+        print(f"{name} is not JSON: {exc}", file=sys.stderr)
+        return 2
+    verdict = verify_record(record)
+    print(verdict.report())
+    return 0 if verdict.ok else 1
 
 
 def _stats(args: argparse.Namespace) -> int:

@@ -19,13 +19,12 @@ locally tells the player what the server would.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from .cards import CARDS, SUITS, Card
-from .deal import Layout, deal_cards, shuffle
+from .deal import Layout
 from .errors import IllegalPlay, IllegalRedeal
 
 if TYPE_CHECKING:
@@ -179,11 +178,14 @@ class Board:
             self._note_if_playable(self.beds[where][-1])
         return Play(CARDS[card], None if where == BOUQUET else where)
 
-    def redeal(self, seed: int) -> None:
-        """Gather the cards in play, shuffle them and deal them again by the dealing rule.
+    def redeal(self, deal: Callable[[Sequence[Card]], Layout]) -> None:
+        """Gather the cards in play and set up what ``deal`` makes of them.
 
         Allowed only when the board is stuck (no play, a redeal left, not
         cleared); otherwise raises :class:`IllegalRedeal` and changes nothing.
+        The cards go to ``deal`` in PROTOCOL.md's redeal order: beds 0 to 5,
+        each from bottom to front, then the bouquet in order; a seat's
+        :class:`~engine.dealing.Dealer` shuffles and deals them.
         """
         if self.redeals_left <= 0:
             raise IllegalRedeal("no redeal left")
@@ -191,9 +193,8 @@ class Board:
             raise IllegalRedeal("a redeal is only for a board with no play")
         if self.count == 52:
             raise IllegalRedeal("the board is cleared")
-        cards = self.cards_in_play()
-        shuffle(cards, random.Random(seed))
-        self._set_up(deal_cards(cards), self.foundations, self.redeals_left - 1)
+        cards = [card for bed in self.beds for card in bed] + self.bouquet
+        self._set_up(deal(cards), self.foundations, self.redeals_left - 1)
 
     def _refusal(self, card: int, name: Callable[[Card], str]) -> str:
         """Why ``card``, which is not in the playable set, cannot be played now."""

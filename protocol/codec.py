@@ -108,7 +108,7 @@ def encode_bytes(msg: ServerMessage | ClientMessage) -> bytes:
 
 _PLAYED = (
     b'{"type":"played","game_id":"%s","seat":%d,"card":"%s","from":"%s","bed":%s,'
-    b'"count":%d,"status":"%s","seq":%d}'
+    b'"count":%d,"status":"%s","t_ms":%d,"seq":%d}'
 )
 
 
@@ -120,6 +120,7 @@ def played_frame(
     bed: int | None,
     count: int,
     status: BoardStatus,
+    t_ms: int,
     seq: int,
 ) -> bytes:
     """``encode_bytes(Played(...))`` for these values, without the model.
@@ -140,12 +141,13 @@ def played_frame(
             bed=bed,
             count=count,
             status=status,
+            t_ms=t_ms,
             seq=seq,
         )
         return encode_bytes(played)
     where, bed_json = (b"bouquet", b"null") if bed is None else (b"bed", b"%d" % bed)
     return _PLAYED % (game_id.encode(), seat, card.encode(), where, bed_json, count,
-                      status.encode(), seq)  # fmt: skip
+                      status.encode(), t_ms, seq)  # fmt: skip
 
 
 def _decode(frame: str | bytes, types: dict[str, type[Message]]) -> Message:

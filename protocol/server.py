@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypeAlias
 
-from pydantic import ConfigDict, Field, TypeAdapter
+from pydantic import ConfigDict, Field, StringConstraints, TypeAdapter
 
 from .common import (
     BedIndex,
@@ -37,24 +37,50 @@ __all__ = [
     "GameOver",
     "GameStart",
     "GameState",
+    "Limits",
     "LobbySnapshot",
     "OpponentAway",
     "OpponentBack",
     "Played",
+    "RatingChange",
     "Redealt",
     "RematchOffered",
     "Room",
     "RoomInfo",
+    "SeekInfo",
     "Seeking",
     "ServerMessage",
     "StatusChanged",
     "Welcome",
 ]
 
+LIST_CAP = 100
+"""The most public rooms, and the most live races, that a lobby reply lists."""
+
 Pair: TypeAlias = Annotated[list[str], Field(min_length=2, max_length=2)]
 Counts: TypeAlias = Annotated[list[Count], Field(min_length=2, max_length=2)]
 Boards: TypeAlias = Annotated[list[Board], Field(min_length=2, max_length=2)]
 NonNegative: TypeAlias = Annotated[int, Field(ge=0)]
+Seconds: TypeAlias = Annotated[int | float, Field(ge=0)]
+Millis: TypeAlias = Annotated[int, Field(ge=0)]
+"""Milliseconds from a race's start (``t_ms``, ``times_ms``, ``elapsed_ms``)."""
+Hex32: TypeAlias = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+"""32 bytes as 64 lowercase hex digits: a seed, or a seed's SHA-256 commit."""
+Hexes: TypeAlias = Annotated[list[Hex32], Field(min_length=2, max_length=2)]
+Bots: TypeAlias = Annotated[list[bool], Field(min_length=2, max_length=2)]
+Ratings: TypeAlias = Annotated[list[int | None], Field(min_length=2, max_length=2)]
+Times: TypeAlias = Annotated[list[Millis | None], Field(min_length=2, max_length=2)]
+
+
+class Limits(Model):
+    """The server's settings a client shows or keeps to; seconds are whole where they can be."""
+
+    idle_s: Seconds
+    """How long a racer may go without an accepted play or redeal before timing out."""
+    grace_s: Seconds
+    """How long a dropped player has to come back."""
+    max_message: NonNegative
+    """The largest frame the server takes, in bytes."""
 
 
 class Welcome(Message):
@@ -65,6 +91,7 @@ class Welcome(Message):
     name: str
     token: str
     protocol: int
+    limits: Limits
 
 
 class RoomInfo(Model):
@@ -82,16 +109,27 @@ class GameInfo(Model):
     game_id: str
     players: Pair
     counts: Counts
+    bots: Bots
+
+
+class SeekInfo(Model):
+    """How many players wait in quick match for one set of rules."""
+
+    rules: Rules
+    count: Annotated[int, Field(ge=1)]
 
 
 class LobbySnapshot(Message):
-    """Reply to ``lobby``."""
+    """Reply to ``lobby``: ``rooms`` and ``games`` at most :data:`LIST_CAP` each, newest first."""
 
     type: Literal["lobby"] = "lobby"
     online: NonNegative
     seeking: NonNegative
-    rooms: list[RoomInfo]
-    games: list[GameInfo]
+    seeks: list[SeekInfo]
+    rooms: Annotated[list[RoomInfo], Field(max_length=LIST_CAP)]
+    rooms_total: NonNegative
+    games: Annotated[list[GameInfo], Field(max_length=LIST_CAP)]
+    games_total: NonNegative
 
 
 class Seeking(Message):
@@ -123,8 +161,13 @@ class GameStart(Message):
     seat: Seat
     """The receiver's seat."""
     players: Pair
+    bots: Bots
+    ratings: Ratings
+    """The players' ratings before a rated race; null in an unrated one."""
     rules: Rules
     boards: Boards
+    commits: Hexes
+    """Each seat's seed commit: the SHA-256 of the seed ``game_over`` reveals."""
     seq: Seq
 
 
@@ -143,6 +186,8 @@ class Played(Message):
     """The bed the card left, or null for the bouquet."""
     count: Count
     status: BoardStatus
+    t_ms: Millis
+    """Milliseconds from the race's start to the server's accepting the play."""
     seq: Seq
 
 
@@ -153,6 +198,7 @@ class Redealt(Message):
     game_id: str
     seat: Seat
     board: Board
+    t_ms: Millis
     seq: Seq
 
 
@@ -189,6 +235,13 @@ class RematchOffered(Message):
     game_id: str
 
 
+class RatingChange(Model):
+    """One player's rating before and after a rated race."""
+
+    before: int
+    after: int
+
+
 class GameOver(Message):
     """The result is decided."""
 
@@ -207,6 +260,12 @@ class GameOver(Message):
         "aborted",
     ]
     counts: Counts
+    times_ms: Times
+    """Each seat's ``t_ms`` of its last play; null if it played none."""
+    seeds: Hexes
+    """Each seat's seed, revealed: its SHA-256 is the ``commits`` of ``game_start``."""
+    ratings: Annotated[list[RatingChange], Field(min_length=2, max_length=2)] | None
+    """Both players' ratings before and after a rated race; null in an unrated one."""
     seq: Seq
 
 
@@ -218,8 +277,15 @@ class GameState(Message):
     seat: Seat | None = Field(default=None, exclude_if=lambda value: value is None)
     """The receiver's seat; left out for a spectator."""
     players: Pair
+    bots: Bots
+    ratings: Ratings
     rules: Rules
     boards: Boards
+    commits: Hexes
+    elapsed_ms: Millis
+    """Milliseconds of racing so far (time the server was down does not count)."""
+    clock_left_ms: Millis | None
+    """Milliseconds left on the race's clock; null without a time limit."""
     seq: Seq
     over: GameOver | None
     """The ``game_over`` message if the race has ended, else null."""

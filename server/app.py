@@ -31,6 +31,7 @@ from protocol import (
     Error,
     GameStart,
     Hello,
+    Limits,
     Welcome,
     decode,
     encode_bytes,
@@ -111,6 +112,12 @@ class GameServer:
             wrong_codes_per_hour=settings.wrong_codes_per_ip,
         )
         self._new_players = AddressLimit(settings.new_players_per_ip, settings.new_players_per_ip)
+        self._limits = Limits(
+            idle_s=_whole(settings.idle_timeout),
+            grace_s=_whole(settings.grace),
+            max_message=settings.max_message,
+        )
+        """What ``welcome`` tells every player of this server's settings."""
         self.registry = Registry()
         self.closing = False
         self._listener: Listener[Conn] | None = None
@@ -447,6 +454,7 @@ class GameServer:
             name=identity.name,
             token=token,
             protocol=PROTOCOL_VERSION,
+            limits=self._limits,
             id=hello.id,
         )
         conn.send(welcome)
@@ -533,9 +541,7 @@ class GameServer:
 
     def resync(self, player_id: str) -> None:
         """Send a racing player their race's whole state again (``game_state``)."""
-        race = self.lobby.race_of(player_id)
-        if race is not None:
-            self._deliver([Send((player_id,), race.state(race.seat_of(player_id)))], "", None)
+        self._deliver(self.lobby.resync(player_id, self.clock()), "", None)
 
     def conn_of(self, player_id: str) -> AnyConn | None:
         """The connection of a player whose home is here."""
@@ -620,3 +626,8 @@ class GameServer:
 
     def _tick(self, game_id: str) -> None:
         self._deliver(self.lobby.tick(game_id, self.clock()), "", None)
+
+
+def _whole(seconds: float) -> int | float:
+    """``seconds`` as an int when it is whole: ``60``, not ``60.0``, on the wire."""
+    return int(seconds) if float(seconds).is_integer() else seconds

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
-from protocol import ClientMessage, Lobby, LobbySnapshot, Rules, Seek, encode
+from protocol import ClientMessage, Lobby, Rules, Seek, encode
 
 from .bus import Bus
 from .events import Output, Queued, RaceEnded, RaceStarted, RoomListed, Send
@@ -59,6 +59,7 @@ from .shared import BEAT, LEASE, Shared
 if TYPE_CHECKING:
     from .app import GameServer
     from .connection import Conn
+    from .listing import Listing
 
 __all__ = ["Cluster"]
 
@@ -198,7 +199,11 @@ class Cluster:
 
     def _publish_lobby(self) -> None:
         self._dirty = False
-        self._spawn(self.shared.publish_lobby(self.server.lobby.snapshot()))
+        self._spawn(self.shared.publish_lobby(self._listing()))
+
+    def _listing(self) -> Listing:
+        """This worker's part of the lobby, its times on the wall clock that all workers share."""
+        return self.server.lobby.listing().shifted(time.time() - self.server.clock())
 
     def shared_output(self, out: Output) -> None:
         """Mirror what others must see of this worker's core in Redis."""
@@ -267,11 +272,8 @@ class Cluster:
         self.proxy(conn, identity, worker, then)
 
     async def _lobby(self, player_id: str, message: Lobby) -> None:
-        outputs = self.server.lobby.handle(player_id, message, self.server.clock())
-        (reply,) = [out for out in outputs if isinstance(out, Send)]
-        assert isinstance(reply.message, LobbySnapshot)
-        merged = await self.shared.lobby(reply.message)
-        self.server.deliver([Send((player_id,), merged)], player_id, message.id)
+        merged = await self.shared.lobby(self._listing())
+        self.server.deliver([Send((player_id,), merged.snapshot())], player_id, message.id)
 
     # -- the bus ---------------------------------------------------------------
 
@@ -389,7 +391,7 @@ class Cluster:
             await asyncio.sleep(BEAT)  # a period, not a wait for an event
             try:
                 await self.shared.beat()
-                await self.shared.publish_lobby(self.server.lobby.snapshot())
+                await self.shared.publish_lobby(self._listing())
                 await self._share_connections()
                 owners = await self.shared.owners()
                 workers = set(owners.values())

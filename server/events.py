@@ -70,6 +70,7 @@ class SendPlayed:
     bed: int | None
     count: int
     status: BoardStatus
+    t_ms: int
     seq: int
 
     def frame(self) -> bytes:
@@ -81,6 +82,7 @@ class SendPlayed:
             bed=self.bed,
             count=self.count,
             status=self.status,
+            t_ms=self.t_ms,
             seq=self.seq,
         )
 

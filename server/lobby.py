@@ -33,10 +33,12 @@ ends it included.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import TYPE_CHECKING
 
 import engine
 from protocol import (
+    LIST_CAP,
     Cancelled,
     ClientMessage,
     GameInfo,
@@ -50,7 +52,9 @@ from protocol import (
 
 from .events import Output, Queued, Refused, RoomListed, Send, Wake
 from .limits import AddressLimit
+from .listing import Listed, Listing
 from .race import Race, SeatInfo
+from .seeding import fresh_dealers
 
 if TYPE_CHECKING:
     import random
@@ -87,6 +91,7 @@ class _Room:
     host: str
     rules: Rules
     public: bool
+    opened: float
     race: Race | None = None
 
 
@@ -161,17 +166,31 @@ class Lobby:
 
     def snapshot(self) -> LobbySnapshot:
         """What a ``lobby`` command answers: players online, seekers, open public rooms, races."""
+        return self.listing().snapshot()
+
+    def listing(self) -> Listing:
+        """The lobby as :meth:`snapshot` shows it, with when each room opened and race began."""
+        public = [room for room in self._rooms.values() if room.public and room.race is None]
         rooms = [
-            RoomInfo(code=room.code, host=self._players[room.host].name, rules=room.rules)
-            for room in self._rooms.values()
-            if room.public and room.race is None
+            Listed(
+                room.opened, RoomInfo(code=room.code, host=self._name(room.host), rules=room.rules)
+            )
+            for room in islice(reversed(public), LIST_CAP)
         ]
         games = [
-            GameInfo(game_id=race.game_id, players=race.names, counts=race.counts)
-            for race in self._races.values()
-        ]
-        seeking = sum(len(queue) for queue in self._queue.values())
-        return LobbySnapshot(online=self.online, seeking=seeking, rooms=rooms, games=games)
+            Listed(race.started, GameInfo(game_id=race.game_id, players=race.names,
+                                          counts=race.counts, bots=[False, False]))
+            for race in islice(reversed(self._races.values()), LIST_CAP)
+        ]  # fmt: skip
+        seeks = {rules: len(queue) for rules, queue in self._queue.items()}
+        return Listing(self.online, seeks, rooms, len(public), games, len(self._races))
+
+    def resync(self, player_id: str, now: float) -> list[Output]:
+        """A racing player's whole race again (``game_state``), as on coming back."""
+        race = self.race_of(player_id)
+        return (
+            [] if race is None else [Send((player_id,), race.state(race.seat_of(player_id), now))]
+        )
 
     def race_of(self, player_id: str) -> Race | None:
         """The live race of a player, if any."""
@@ -189,7 +208,7 @@ class Lobby:
         if player.missed_over and player.last_race is not None:
             player.missed_over = False
             race = player.last_race
-            return [Send((player_id,), race.state(race.seat_of(player_id)))]
+            return [Send((player_id,), race.state(race.seat_of(player_id), now))]
         return []
 
     def disconnect(self, player_id: str, now: float) -> list[Output]:
@@ -254,7 +273,7 @@ class Lobby:
         self._check_free(player)
         moved = self._move_on(player)
         code = self._new_code()
-        self._rooms[code] = _Room(code, player.id, message.rules, message.public)
+        self._rooms[code] = _Room(code, player.id, message.rules, message.public, now)
         player.room = code
         room = Room(code=code, rules=message.rules)
         return [*moved, Send((player.id,), room), RoomListed(code, True)]
@@ -320,9 +339,12 @@ class Lobby:
         self._stop_watching(player)
         self._lapse_rematch(player)
         player.watching = race.game_id
-        return race.watch(player.id)
+        return race.watch(player.id, now)
 
     # -- internals -------------------------------------------------------------
+
+    def _name(self, player_id: str) -> str:
+        return self._players[player_id].name
 
     def _check_free(self, player: _Player) -> None:
         if player.race is not None:
@@ -384,14 +406,9 @@ class Lobby:
     ) -> list[Output]:
         """A new race: ``first`` takes seat 0; ``room``, if any, is full from now on."""
         game_id = f"{self._rng.getrandbits(64):016x}"
-        deal = self._rng.getrandbits(63)
-        redeal = self._rng.getrandbits(63)
-        if rules.deal == "mirror":
-            seeds = (deal, deal, redeal, redeal)
-        else:
-            seeds = (deal, self._rng.getrandbits(63), redeal, self._rng.getrandbits(63))
+        dealers = fresh_dealers(rules, self._rng)
         seats = (SeatInfo(first.id, first.name), SeatInfo(second.id, second.name))
-        race = Race(game_id, seats, rules, seeds, idle_limit=self.idle_limit, grace=self.grace)
+        race = Race(game_id, seats, rules, dealers, idle_limit=self.idle_limit, grace=self.grace)
         self._races[game_id] = race
         if room is not None:
             room.race = race  # before the start, which may end the race (and close the room)

@@ -115,6 +115,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE live_races ADD COLUMN first_entry INTEGER NOT NULL DEFAULT 0",
         "CREATE INDEX live_races_by_first_entry ON live_races (first_entry)",
     ),
+    # 4 -> 5: which algorithm dealt a race (server/seeding.py). Every race
+    # before this one was dealt by CPython's random from integer seeds.
+    (
+        "ALTER TABLE races ADD COLUMN dealing TEXT NOT NULL DEFAULT 'mt19937'",
+        "ALTER TABLE live_races ADD COLUMN dealing TEXT NOT NULL DEFAULT 'mt19937'",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""
 

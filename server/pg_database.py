@@ -143,10 +143,10 @@ class PgDatabase:
             # executemany sends every row in one pipeline: one round trip, not one a row.
             if writes.starts:
                 await cursor.executemany(
-                    b"INSERT INTO live_races (id, rules, seeds, player0, player1, started)"
-                    b" VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+                    b"INSERT INTO live_races (id, rules, dealing, seeds, player0, player1, started)"
+                    b" VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
                     [
-                        (s.game_id, s.rules_json, json.dumps(list(s.seeds)), *s.player_ids, wall)
+                        (s.game_id, s.rules_json, s.dealing, _seeds(s.seeds), *s.player_ids, wall)
                         for s, wall in writes.starts
                     ],
                 )
@@ -168,14 +168,15 @@ class PgDatabase:
         moves = moves_json(record.moves)
         # ON CONFLICT: a known race is skipped atomically, even against another server.
         inserted = await self._conn.execute(
-            b"INSERT INTO races (id, rules, seeds, player0, player1, started, ended,"
+            b"INSERT INTO races (id, rules, dealing, seeds, player0, player1, started, ended,"
             b" result, winner, reason, count0, count1, moves)"
-            b" VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb)"
+            b" VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb)"
             b" ON CONFLICT (id) DO NOTHING RETURNING id",
             (
                 record.game_id,
                 record.rules_json,
-                json.dumps(list(record.seeds)),
+                record.dealing,
+                _seeds(record.seeds),
                 *record.player_ids,
                 started_wall,
                 ended_wall,
@@ -219,7 +220,7 @@ class PgDatabase:
         async with conn.transaction():
             await conn.execute(b"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             races = await conn.execute(
-                b"SELECT l.id, l.rules, l.seeds, l.player0, l.player1, p0.name, p1.name,"
+                b"SELECT l.id, l.rules, l.dealing, l.seeds, l.player0, l.player1, p0.name, p1.name,"
                 b" l.elapsed FROM live_races AS l LEFT JOIN players AS p0 ON p0.id = l.player0"
                 b" LEFT JOIN players AS p1 ON p1.id = l.player1 ORDER BY l.started, l.id"
             )
@@ -252,18 +253,19 @@ class PgDatabase:
 
     async def race(self, game_id: str) -> RaceRecord | None:
         cursor = await self._conn.execute(
-            b"SELECT rules, seeds, player0, player1, started, ended,"
+            b"SELECT rules, dealing, seeds, player0, player1, started, ended,"
             b" result, winner, reason, count0, count1, moves FROM races WHERE id = %s",
             (game_id,),
         )
         row = await cursor.fetchone()
         if row is None:
             return None
-        (rules, seeds, player0, player1, started, ended) = row[:6]
-        (result, winner, reason, count0, count1, moves) = row[6:]
+        (rules, dealing, seeds, player0, player1, started, ended) = row[:7]
+        (result, winner, reason, count0, count1, moves) = row[7:]
         return RaceRecord(
             game_id=game_id,
             rules_json=rules,
+            dealing=dealing,
             seeds=tuple(json.loads(seeds)),
             player_ids=(player0, player1),
             started=started,
@@ -282,3 +284,7 @@ class PgDatabase:
         cursor = await self._conn.execute(b"SELECT count(*) FROM races")
         row = await cursor.fetchone()
         return 0 if row is None else int(row[0])
+
+
+def _seeds(seeds: tuple[str | int, ...]) -> str:
+    return json.dumps(list(seeds))

@@ -84,6 +84,12 @@ MIGRATIONS: tuple[tuple[bytes, ...], ...] = (
             PRIMARY KEY (race_id, seq)
         )""",
     ),
+    # 1 -> 2: which algorithm dealt a race (server/seeding.py). Every race
+    # before this one was dealt by CPython's random from integer seeds.
+    (
+        b"ALTER TABLE races ADD COLUMN dealing text NOT NULL DEFAULT 'mt19937'",
+        b"ALTER TABLE live_races ADD COLUMN dealing text NOT NULL DEFAULT 'mt19937'",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from ``schema_version`` n to n + 1."""
 

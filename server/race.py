@@ -53,9 +53,13 @@ from protocol import (
 from .deciding import Standing, by_counts, decided
 from .events import Journaled, Output, RaceEnded, RaceStarted, Refused, Send, SendPlayed, Wake
 from .record import Entry, MoveRecord, RaceRecord, RaceStart
+from .record import to_ms as _ms
+from .seeding import stored, wire
 
 if TYPE_CHECKING:
     from protocol import BoardStatus, Rules
+
+    from .seeding import Dealers
 
 __all__ = ["Race", "SeatInfo"]
 
@@ -72,7 +76,7 @@ class SeatInfo:
 class _Seat:
     info: SeatInfo
     board: engine.Board
-    redeal_seed: int
+    dealer: engine.Dealer
     status: BoardStatus
     idle_deadline: float | None = None
     away_deadline: float | None = None
@@ -90,34 +94,36 @@ class Race:
         game_id: str,
         seats: tuple[SeatInfo, SeatInfo],
         rules: Rules,
-        seeds: tuple[int, int, int, int],
+        dealers: Dealers,
         *,
         idle_limit: float | None,
         grace: float,
     ) -> None:
-        """``seeds``: the deal of seat 0, of seat 1, then each seat's redeal shuffle.
+        """``dealers``: each seat's, which deals its layout and its redeal.
 
         ``idle_limit`` None: no idle limit (practice, where nobody waits).
         """
         self.game_id = game_id
         self.rules = rules
-        self.seeds = seeds
+        self.dealers = dealers
         self.idle_limit = idle_limit
         self.grace = grace
         self.seq = 0
         self.started = 0.0
+        self.ended: float | None = None
         self.over: GameOver | None = None
-        deal = engine.winnable_deal if rules.winnable_only else engine.deal
+        winnable = rules.winnable_only
         # A mirror race deals one layout (immutable) for both seats: half the
         # work of starting it, which comes in bursts when many races end at once.
-        layouts = {seed: deal(seed) for seed in set(seeds[:2])}
+        layouts = {dealer: dealer.layout(winnable) for dealer in set(dealers)}
         self._seats = [
-            _Seat(info, board, seeds[2 + i], wire_status(board.status))
-            for i, (info, board) in enumerate(
-                (info, engine.Board(layouts[seed], rules.redeals))
-                for info, seed in zip(seats, seeds[:2], strict=True)
+            _Seat(info, board, dealer, wire_status(board.status))
+            for info, dealer, board in (
+                (info, dealer, engine.Board(layouts[dealer], rules.redeals))
+                for info, dealer in zip(seats, dealers, strict=True)
             )
         ]
+        self._seeds, self._commits = wire(dealers)
         self._clock: float | None = None
         self._players = tuple(seat.info.player_id for seat in self._seats)
         self._watchers: set[str] = set()
@@ -153,14 +159,22 @@ class Race:
     def boards(self) -> list[engine.Board]:
         return [seat.board for seat in self._seats]
 
-    def state(self, seat: int | None) -> GameState:
-        """The whole race for a player (``seat``) or a spectator (None)."""
+    def state(self, seat: int | None, now: float) -> GameState:
+        """The whole race at ``now`` for a player (``seat``) or a spectator (None)."""
+        until = now if self.ended is None else self.ended
+        limit = self.rules.time_limit_s
+        left = None if limit is None else _ms(max(0.0, self.started + limit - until))
         return GameState(
             game_id=self.game_id,
             seat=seat,
             players=self.names,
+            bots=[False, False],
+            ratings=[None, None],
             rules=self.rules,
             boards=[board_to_wire(s.board, s.status) for s in self._seats],
+            commits=self._commits,
+            elapsed_ms=_ms(max(0.0, until - self.started)),
+            clock_left_ms=left,
             seq=self.seq,
             over=self.over,
         )
@@ -176,11 +190,11 @@ class Race:
 
     # -- inputs ----------------------------------------------------------------
 
-    def watch(self, player_id: str) -> list[Output]:
+    def watch(self, player_id: str, now: float) -> list[Output]:
         """``player_id`` spectates: the whole race for them, and every event from now on."""
         self._watchers.add(player_id)
         self._audience = (*self._players, *sorted(self._watchers))
-        return [Send((player_id,), self.state(None))]
+        return [Send((player_id,), self.state(None, now))]
 
     def unwatch(self, player_id: str) -> None:
         """``player_id`` spectates no more."""
@@ -203,8 +217,11 @@ class Race:
                     game_id=self.game_id,
                     seat=index,
                     players=self.names,
+                    bots=[False, False],
+                    ratings=[None, None],
                     rules=self.rules,
                     boards=boards,
+                    commits=self._commits,
                     seq=0,
                 ),
             )
@@ -236,6 +253,7 @@ class Race:
             move.bed,
             player.board.count,
             player.status,
+            _ms(at),
             self.seq,
         )
         journaled = Journaled(self.game_id, Entry(self.seq, seat, code, at))
@@ -245,7 +263,7 @@ class Race:
         """Use ``seat``'s redeal; only a stuck board with one left may."""
         player = self._moving(seat)
         try:
-            player.board.redeal(player.redeal_seed)
+            player.board.redeal(player.dealer.redeal)
         except engine.IllegalRedeal as exc:
             raise Refused("illegal_move", str(exc)) from None
         player.status = wire_status(player.board.status)
@@ -254,7 +272,7 @@ class Race:
         player.moves.append(MoveRecord(self.seq, seat, "redeal", at))
         self._restart_idle(player, now)
         board = board_to_wire(player.board, player.status)
-        redealt = Redealt(game_id=self.game_id, seat=seat, board=board, seq=self.seq)
+        redealt = Redealt(game_id=self.game_id, seat=seat, board=board, t_ms=_ms(at), seq=self.seq)
         journaled = Journaled(self.game_id, Entry(self.seq, seat, "redeal", at))
         return self._woken([journaled, self._broadcast(redealt), *self._decide(now)])
 
@@ -277,7 +295,7 @@ class Race:
     def come_back(self, seat: int, now: float) -> list[Output]:
         """``seat`` is connected again: the game_state for them, and the opponent is told."""
         player = self._seats[seat]
-        out: list[Output] = [Send((player.info.player_id,), self.state(seat))]
+        out: list[Output] = [Send((player.info.player_id,), self.state(seat, now))]
         if not player.away or self.over is not None:
             return self._woken(out)
         player.away, player.away_deadline = False, None
@@ -420,24 +438,34 @@ class Race:
         for seat in self._seats:
             seat.idle_deadline = seat.away_deadline = None
         self._clock = None
-        counts = self.counts
+        self.ended = now
         self.over = GameOver.model_validate(
             {
                 "game_id": self.game_id,
                 "result": "draw" if winner is None else "win",
                 "winner": winner,
                 "reason": reason,
-                "counts": counts,
+                "counts": self.counts,
+                "times_ms": [self._last_card_ms(seat) for seat in self._seats],
+                "seeds": self._seeds,
+                "ratings": None,
                 "seq": self.seq,
             }
         )
         return [RaceEnded(self._record(now)), self._broadcast(self.over)]
 
+    @staticmethod
+    def _last_card_ms(seat: _Seat) -> int | None:
+        cards = [move for move in seat.moves if move.card != "redeal"]
+        return _ms(cards[-1].at) if cards else None
+
     def _race_start(self) -> RaceStart:
+        dealing, seeds = stored(self.dealers)
         return RaceStart(
             game_id=self.game_id,
             rules_json=json.dumps(self.rules.model_dump(mode="json"), sort_keys=True),
-            seeds=self.seeds,
+            dealing=dealing,
+            seeds=seeds,
             player_ids=(self._players[0], self._players[1]),
             names=(self._seats[0].info.name, self._seats[1].info.name),
         )
@@ -447,10 +475,12 @@ class Race:
         assert over is not None
         # Each seat's moves are in seq order, and seqs are unique: tuples sort by seq.
         moves = sorted([*self._seats[0].moves, *self._seats[1].moves])
+        dealing, seeds = stored(self.dealers)
         return RaceRecord(
             game_id=self.game_id,
             rules_json=json.dumps(self.rules.model_dump(mode="json"), sort_keys=True),
-            seeds=self.seeds,
+            dealing=dealing,
+            seeds=seeds,
             player_ids=(self._players[0], self._players[1]),
             started=self.started,
             ended=now,

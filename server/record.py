@@ -12,7 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-__all__ = ["ENTRY_KINDS", "Entry", "MoveRecord", "RaceRecord", "RaceStart"]
+__all__ = ["ENTRY_KINDS", "Entry", "MoveRecord", "RaceRecord", "RaceStart", "to_ms"]
+
+
+def to_ms(seconds: float) -> int:
+    """Seconds from a race's start as the wire's whole milliseconds (``t_ms``): one rounding."""
+    return round(seconds * 1000)
 
 
 class MoveRecord(NamedTuple):
@@ -35,7 +40,9 @@ class RaceRecord:
 
     game_id: str
     rules_json: str
-    seeds: tuple[int, ...]
+    dealing: str
+    """The algorithm that dealt the race (:mod:`server.seeding`)."""
+    seeds: tuple[str | int, ...]
     player_ids: tuple[str, str]
     started: float
     ended: float
@@ -72,6 +79,8 @@ class RaceStart:
 
     game_id: str
     rules_json: str
-    seeds: tuple[int, ...]
+    dealing: str
+    """The algorithm that dealt the race (:mod:`server.seeding`)."""
+    seeds: tuple[str | int, ...]
     player_ids: tuple[str, str]
     names: tuple[str, str]

@@ -24,6 +24,7 @@ from protocol import Rules
 
 from .events import Output, RaceEnded, Refused
 from .race import Race, SeatInfo
+from .seeding import dealers_from
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -57,12 +58,14 @@ def restore(
     )
     try:
         rules = Rules.model_validate(json.loads(start.rules_json))
-        race = Race(
-            start.game_id, seats, rules, _seeds(start.seeds), idle_limit=idle_limit, grace=grace
-        )
+        dealers = dealers_from(start.dealing, start.seeds)
+        race = Race(start.game_id, seats, rules, dealers, idle_limit=idle_limit, grace=grace)
     except (ValueError, TypeError) as exc:
         log.error("race %s cannot be restored, its start is unreadable: %s", start.game_id, exc)
-        race = Race(start.game_id, seats, Rules(), (0, 0, 0, 0), idle_limit=idle_limit, grace=grace)
+        blank = engine.SeedDealer(bytes(engine.SEED_SIZE))
+        race = Race(
+            start.game_id, seats, Rules(), (blank, blank), idle_limit=idle_limit, grace=grace
+        )
         race.start(now - elapsed)
         return race, _ended(race.abort(now))
     race.start(now - elapsed)
@@ -78,13 +81,6 @@ def restore(
     for seat in (0, 1):
         race.leave(seat, now)
     return race, []
-
-
-def _seeds(seeds: Sequence[object]) -> tuple[int, int, int, int]:
-    whole = [seed for seed in seeds if type(seed) is int and seed >= 0]
-    if len(whole) != 4 or len(seeds) != 4:
-        raise ValueError(f"seeds {seeds!r} are not four whole numbers")
-    return (whole[0], whole[1], whole[2], whole[3])
 
 
 def _ended(out: list[Output]) -> list[Output]:

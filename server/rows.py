@@ -15,7 +15,7 @@ import math
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .faults import StoreRefused
-from .record import Entry, MoveRecord, RaceStart
+from .record import Entry, MoveRecord, RaceStart, to_ms
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -31,16 +31,19 @@ _compact_json = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
-    """A live race's row (id, rules, seeds, player ids, names, elapsed) and its journal.
+    """A live race's row (id, rules, dealing, seeds, player ids, names, elapsed) and its journal.
 
     Each race with something unreadable is logged by its id; its entries are
     given as they are, for restoring to judge.
     """
-    game_id, rules, seeds, player0, player1, name0, name1, elapsed = row
+    game_id, rules, dealing, seeds, player0, player1, name0, name1, elapsed = row
     unread = []
     if not isinstance(rules, str):
         unread.append("rules")
         rules = ""
+    if not isinstance(dealing, str):
+        unread.append("dealing")
+        dealing = ""
     seed_list = _json_list(seeds)
     if seed_list is None:
         unread.append("seeds")
@@ -58,6 +61,7 @@ def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
     start = RaceStart(
         game_id=str(game_id),
         rules_json=rules,
+        dealing=dealing,
         seeds=tuple(seed_list),
         player_ids=(str(player0), str(player1)),
         names=(str(name0), str(name1)),
@@ -72,7 +76,7 @@ def moves_json(moves: Iterable[MoveRecord]) -> str:
         raise StoreRefused("a race's moves repeat a seq")
     if any(move.seat not in (0, 1) for move in moves):
         raise StoreRefused("a move's seat is not 0 or 1")
-    return _compact_json([(m.seq, m.seat, m.card, round(m.at * 1000)) for m in moves])
+    return _compact_json([(m.seq, m.seat, m.card, to_ms(m.at)) for m in moves])
 
 
 def outcome(winner: int | None, seat: int) -> tuple[int, int, int]:

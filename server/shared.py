@@ -24,13 +24,14 @@ it concerns, so two workers never fight over one:
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from protocol import LobbySnapshot, Rules
+from .listing import Listing, merge
 
 if TYPE_CHECKING:
     import redis.asyncio as redis
+
+    from protocol import Rules
 
 __all__ = ["BEAT", "LEASE", "Shared"]
 
@@ -195,22 +196,16 @@ class Shared:
 
     # -- the lobby's view ------------------------------------------------------
 
-    async def publish_lobby(self, snapshot: LobbySnapshot) -> None:
-        data = snapshot.model_dump_json(exclude={"id"})
+    async def publish_lobby(self, listing: Listing) -> None:
+        data = listing.to_json()
         await self.client.set(f"fg:lobby:{self.worker}", data, px=int(LEASE * 1000))
 
-    async def lobby(self, mine: LobbySnapshot) -> LobbySnapshot:
-        """``mine`` merged with every other live worker's part."""
-        parts: list[dict[str, Any]] = []
+    async def lobby(self, mine: Listing) -> Listing:
+        """``mine`` merged with every other live worker's part (times on the wall clock)."""
+        parts = [mine]
         async for key in self.client.scan_iter(match="fg:lobby:*", count=500):
             if _text(key) != f"fg:lobby:{self.worker}":
                 value = await self.client.get(key)
                 if value is not None:
-                    parts.append(json.loads(value))
-        merged = mine.model_dump(exclude={"id"})
-        for part in parts:
-            merged["online"] += part["online"]
-            merged["seeking"] += part["seeking"]
-            merged["rooms"] += part["rooms"]
-            merged["games"] += part["games"]
-        return LobbySnapshot.model_validate(merged)
+                    parts.append(Listing.from_json(value))
+        return merge(parts)

@@ -201,12 +201,13 @@ class Database:
                 # A race's entries will have ids past the last one ever given.
                 (first,) = conn.execute(_NEXT_ENTRY).fetchone()
                 conn.executemany(
-                    "INSERT INTO live_races (id, rules, seeds, player0, player1, started,"
-                    " first_entry) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                    "INSERT INTO live_races (id, rules, dealing, seeds, player0, player1, started,"
+                    " first_entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                     [
                         (
                             s.game_id,
                             s.rules_json,
+                            s.dealing,
                             json.dumps(list(s.seeds)),
                             *s.player_ids,
                             wall,
@@ -239,12 +240,13 @@ class Database:
         if known.fetchone() is not None:
             return
         conn.execute(
-            "INSERT INTO races (id, rules, seeds, player0, player1, started, ended,"
+            "INSERT INTO races (id, rules, dealing, seeds, player0, player1, started, ended,"
             " result, winner, reason, count0, count1, moves)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 record.game_id,
                 record.rules_json,
+                record.dealing,
                 json.dumps(list(record.seeds)),
                 *record.player_ids,
                 started_wall,
@@ -290,8 +292,8 @@ class Database:
         # One read transaction: the races and their entries as of one moment.
         with self._transaction("DEFERRED") as conn:
             races = conn.execute(
-                "SELECT l.id, l.rules, l.seeds, l.player0, l.player1, p0.name, p1.name, l.elapsed"
-                " FROM live_races AS l LEFT JOIN players AS p0 ON p0.id = l.player0"
+                "SELECT l.id, l.rules, l.dealing, l.seeds, l.player0, l.player1, p0.name, p1.name,"
+                " l.elapsed FROM live_races AS l LEFT JOIN players AS p0 ON p0.id = l.player0"
                 " LEFT JOIN players AS p1 ON p1.id = l.player1 ORDER BY l.started, l.id"
             ).fetchall()
             # Finished races' entries may still be in the log: only live ones count.
@@ -321,17 +323,18 @@ class Database:
     def race(self, game_id: str) -> RaceRecord | None:
         # No transaction needed: a race is one row, written once.
         row = self._conn.execute(
-            "SELECT rules, seeds, player0, player1, started, ended,"
+            "SELECT rules, dealing, seeds, player0, player1, started, ended,"
             " result, winner, reason, count0, count1, moves FROM races WHERE id = ?",
             (game_id,),
         ).fetchone()
         if row is None:
             return None
-        (rules, seeds, player0, player1, started, ended) = row[:6]
-        (result, winner, reason, count0, count1, moves) = row[6:]
+        (rules, dealing, seeds, player0, player1, started, ended) = row[:7]
+        (result, winner, reason, count0, count1, moves) = row[7:]
         return RaceRecord(
             game_id=game_id,
             rules_json=rules,
+            dealing=dealing,
             seeds=tuple(json.loads(seeds)),
             player_ids=(player0, player1),
             started=started,

@@ -5,14 +5,17 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..render import render_size
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from rich.text import Text
+    from textual import events
 
     from ..state import ClientState
 
@@ -39,6 +42,9 @@ class StateScreen(Screen[None]):
     def on_unmount(self) -> None:
         self.ready = False
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.redraw(self.clock())
+
     def redraw(self, now: float) -> None:
         """Draw the state again, if this screen's widgets are there to draw on."""
         if not self.ready:
@@ -48,6 +54,13 @@ class StateScreen(Screen[None]):
 
     def show(self, state: ClientState, now: float) -> None:
         """Push the state into this screen's widgets; the default shows nothing."""
+
+    def show_size(self) -> None:
+        """The small-terminal notice, in the screen's ``#size`` line (hidden when it fits)."""
+        width, height = self.app.size
+        notice = self.query_one("#size", TextView)
+        notice.set(render_size(width, height))
+        notice.display = bool(notice.shown.plain)
 
 
 class TextView(Static):
@@ -59,7 +72,12 @@ class TextView(Static):
 
     def __init__(self, text: Text | str = "", *, id: str | None = None) -> None:
         super().__init__(text, id=id)
-        self._text: Text | str = text
+        self._text = Text(text) if isinstance(text, str) else text
+
+    @property
+    def shown(self) -> Text:
+        """What the view shows now."""
+        return self._text
 
     def set(self, text: Text) -> None:
         if text != self._text:

@@ -1,7 +1,9 @@
-"""The lobby: who is online and seeking, public rooms, live races, and what to start.
+"""The lobby: who is online, what they seek, public rooms, live races, and what to start.
 
 Actions go up to the app as :class:`~client.messages.Command` messages; the
-rules of a quick match or a room are asked in a :class:`RulesScreen` first.
+rules of a quick match or a room are asked in a :class:`RulesScreen` first,
+except when seeking with the rules others seek with (Enter on a row of the
+seeks table): then the rules are exactly that row's.
 """
 
 from __future__ import annotations
@@ -13,23 +15,41 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Label
 
-from protocol import Cancel, CreateRoom, JoinRoom, Seek, Watch
+from protocol import Cancel, CreateRoom, JoinRoom, Rules, Seek, Watch
 
 from ..messages import Command
-from ..render import render_code, render_link_reason, render_topbar, rules_words
+from ..render import player_names, render_code, render_link_reason, render_topbar, rules_words
 from .base import StateScreen, TextView
 from .modals import HelpScreen, JoinScreen, RulesChoice, RulesScreen
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from textual.app import ComposeResult
 
-    from protocol import LobbySnapshot, Rules
+    from protocol import LobbySnapshot
 
     from ..state import ClientState
 
-__all__ = ["LobbyScreen"]
+__all__ = ["LobbyScreen", "capped"]
+
+
+def _refill(table: DataTable[str], rows: Sequence[tuple[str, Sequence[str]]]) -> None:
+    """Put ``rows`` (key, cells) in ``table``; the cursor stays on its row if it is still there."""
+    selected = None
+    if table.row_count:
+        selected = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+    table.clear()
+    for key, cells in rows:
+        table.add_row(*cells, key=key)
+    keys = [key for key, _ in rows]
+    if selected in keys:
+        table.move_cursor(row=keys.index(selected), animate=False)
+
+
+def capped(title: str, short: str, shown: int, total: int) -> str:
+    """``title``, or ``Rooms: 100 of 340`` when the server listed only part of the list."""
+    return f"{short}: {shown} of {total}" if total > shown else title
 
 
 class LobbyScreen(StateScreen):
@@ -38,7 +58,10 @@ class LobbyScreen(StateScreen):
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }
     #topbar { height: 1; background: $panel; padding: 0 1; }
+    #size { height: auto; padding: 0 1; }
     #counts { height: 1; padding: 0 1; }
+    #seekbox { height: auto; max-height: 7; border: round $primary-darken-1; }
+    #seeks { height: auto; max-height: 5; }
     #tables { height: 1fr; min-height: 6; }
     #tables > Vertical { width: 1fr; border: round $primary-darken-1; }
     #tables DataTable { height: 1fr; }
@@ -64,13 +87,17 @@ class LobbyScreen(StateScreen):
 
     def compose(self) -> ComposeResult:
         yield TextView(id="topbar")
+        yield TextView(id="size")
         yield TextView(id="counts")
+        with Vertical(id="seekbox"):
+            yield Label(" Seeking a match (Enter seeks with the same rules)", id="seeks-title")
+            yield DataTable(id="seeks", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="tables"):
             with Vertical():
-                yield Label(" Public rooms (Enter joins)")
+                yield Label(" Public rooms (Enter joins)", id="rooms-title")
                 yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             with Vertical():
-                yield Label(" Live races (Enter watches)")
+                yield Label(" Live races (Enter watches)", id="games-title")
                 yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield TextView(id="waiting")
         yield TextView(id="link")
@@ -78,18 +105,20 @@ class LobbyScreen(StateScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#seeks", DataTable).add_columns("rules", "waiting")
         self.query_one("#rooms", DataTable).add_columns("code", "host", "rules")
         self.query_one("#games", DataTable).add_columns("players", "counts")
         super().on_mount()
 
     def show(self, state: ClientState, now: float) -> None:
         self.query_one("#topbar", TextView).set(render_topbar(state, now))
+        self.show_size()
         lobby = state.lobby
         counts = Text(f"You are {state.name or '…'}")
         if lobby is not None:
             counts.append(f"  ·  {lobby.online} online  ·  {lobby.seeking} seeking a match")
         self.query_one("#counts", TextView).set(counts)
-        if lobby is not None and lobby is not self._shown:
+        if lobby is not None and lobby != self._shown:  # a poll that changed nothing keeps all
             self._shown = lobby
             self._fill(lobby)
         self.query_one("#waiting", TextView).set(self._waiting(state))
@@ -101,16 +130,25 @@ class LobbyScreen(StateScreen):
         self.query_one("#notice", TextView).set(Text(state.notice, style=style))
 
     def _fill(self, lobby: LobbySnapshot) -> None:
-        rooms = self.query_one("#rooms", DataTable)
-        rooms.clear()
-        for room in lobby.rooms:
-            rooms.add_row(room.code, room.host, rules_words(room.rules), key=room.code)
-        games = self.query_one("#games", DataTable)
-        games.clear()
+        seeks = [
+            # The row's key is the rules themselves: Enter seeks with exactly them.
+            (seek.rules.model_dump_json(), (rules_words(seek.rules), str(seek.count)))
+            for seek in lobby.seeks
+        ]
+        _refill(self.query_one("#seeks", DataTable), seeks)
+        self.query_one("#seekbox").display = bool(lobby.seeks)
+        rooms = [(r.code, (r.code, r.host, rules_words(r.rules))) for r in lobby.rooms]
+        _refill(self.query_one("#rooms", DataTable), rooms)
+        games = []
         for game in lobby.games:
-            players = " vs ".join(game.players)
             counts = " - ".join(f"{count}/52" for count in game.counts)
-            games.add_row(players, counts, key=game.game_id)
+            names = " vs ".join(player_names(game.players, game.bots))
+            games.append((game.game_id, (names, counts)))
+        _refill(self.query_one("#games", DataTable), games)
+        rooms_title = capped("Public rooms", "Rooms", len(lobby.rooms), lobby.rooms_total)
+        self.query_one("#rooms-title", Label).update(f" {rooms_title} (Enter joins)")
+        games_title = capped("Live races", "Races", len(lobby.games), lobby.games_total)
+        self.query_one("#games-title", Label).update(f" {games_title} (Enter watches)")
 
     @staticmethod
     def _waiting(state: ClientState) -> Text:
@@ -176,7 +214,9 @@ class LobbyScreen(StateScreen):
         key = event.row_key.value
         if key is None:
             return
-        if event.data_table.id == "rooms":
+        if event.data_table.id == "seeks":
+            self.post_message(Command(Seek(rules=Rules.model_validate_json(key))))
+        elif event.data_table.id == "rooms":
             self.post_message(Command(JoinRoom(code=key)))
         else:
             self.post_message(Command(Watch(game_id=key)))

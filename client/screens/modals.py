@@ -37,7 +37,8 @@ Highlighted labels can be played now; grey ones must wait.
 
 [b]Lobby[/b]
   s  quick match     c  create a room     j  join a room by code
-  w / Enter  watch the selected race, or join the selected room
+  Enter  on a seek: seek with the same rules; on a room: join it
+  w / Enter  watch the selected race
   Esc  cancel seeking or close your room     q  quit
 
 Press any key to close this help."""
@@ -153,7 +154,12 @@ class RulesChoice:
 
 
 class RulesScreen(ModalScreen[RulesChoice | None]):
-    """The rules of a quick match or of a new room."""
+    """The rules of a quick match or of a new room.
+
+    Enter starts from any field, as the hint says: a checkbox would take it as
+    Space (and untick a rule the player meant to keep), so the screen claims
+    Enter first (a priority binding); only on the Cancel button does it cancel.
+    """
 
     DEFAULT_CSS = (
         _MODAL_CSS.format(name="RulesScreen")
@@ -170,7 +176,10 @@ class RulesScreen(ModalScreen[RulesChoice | None]):
     RulesScreen .hint { color: $text-muted; }
     """
     )
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "cancel"),
+        Binding("enter", "go", "start", priority=True),
+    ]
 
     def __init__(self, rules: Rules, *, room: bool) -> None:
         super().__init__()
@@ -211,6 +220,13 @@ class RulesScreen(ModalScreen[RulesChoice | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self._submit()
+
+    def action_go(self) -> None:
+        focused = self.focused
+        if isinstance(focused, Button) and focused.id == "cancel":
+            self.dismiss(None)
+        else:
+            self._submit()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

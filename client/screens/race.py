@@ -18,7 +18,8 @@ from protocol import Redeal, Rematch, Resign
 
 from ..keys import BED_KEYS, BOUQUET_KEYS
 from ..messages import BackToLobby, CardKey, CardTyped, Command, Notice
-from ..render import render_board, render_link_reason, render_result, render_topbar
+from ..render import render_board, render_idle, render_link_reason, render_topbar
+from ..result import render_result
 from .base import StateScreen, TextView
 from .modals import ConfirmScreen, HelpScreen
 
@@ -75,6 +76,8 @@ class RaceScreen(StateScreen):
     DEFAULT_CSS = """
     RaceScreen { layout: vertical; }
     #topbar { height: 1; background: $panel; padding: 0 1; }
+    #size { height: auto; padding: 0 1; }
+    #idle { height: 1; padding: 0 1; }
     #boards { height: auto; }
     #mine { width: 3fr; min-width: 46; }
     #theirs { width: 2fr; min-width: 30; }
@@ -90,9 +93,11 @@ class RaceScreen(StateScreen):
 
     def compose(self) -> ComposeResult:
         yield TextView(id="topbar")
+        yield TextView(id="size")
         with Horizontal(id="boards"):
             yield BoardView(main=True, id="mine")
             yield BoardView(main=False, id="theirs")
+        yield TextView(id="idle")  # under the boards: showing it moves no card
         yield TextView(id="result")
         yield TextView(id="link")
         yield TextView(id="notice")
@@ -102,6 +107,10 @@ class RaceScreen(StateScreen):
     def show(self, state: ClientState, now: float) -> None:
         race = state.race
         self.query_one("#topbar", TextView).set(render_topbar(state, now))
+        self.show_size()
+        idle = self.query_one("#idle", TextView)
+        idle.set(render_idle(race, now))
+        idle.display = bool(idle.shown.plain)
         self.query_one("#mine", BoardView).show(race, ascii=state.ascii, now=now)
         theirs = self.query_one("#theirs", BoardView)
         theirs.display = race is not None and race.other is not None

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from textual.pilot import Pilot
 
     import engine
-    from client.state import ClientState, RaceView
+    from client.state import ClientState, Outcome, RaceView
 
 RACE_RULES = Rules(deal="mirror", winnable_only=True)
 """Mirror deals that clear: a race can be played to its end, 52 plays each."""
@@ -146,6 +146,18 @@ class Driver:
 async def driving(app: FlowerGardenApp, size: tuple[int, int] = (80, 24)) -> AsyncIterator[Driver]:
     async with app.run_test(size=size) as pilot:
         yield Driver(app, pilot)
+
+
+def seat(race: RaceView) -> int:
+    """A player's own seat (not a spectator's)."""
+    assert race.seat is not None, "a spectator has no seat"
+    return race.seat
+
+
+def over(race: RaceView) -> Outcome:
+    """How the race ended (it has)."""
+    assert race.over is not None, "the race is not over"
+    return race.over
 
 
 def legal_card(race: RaceView) -> engine.Card:

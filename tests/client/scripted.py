@@ -20,18 +20,20 @@ from websockets.asyncio.server import ServerConnection, serve
 from protocol import encode
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Awaitable, Callable
+    from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
     from protocol import ServerMessage
 
 
 class ScriptedServer:
     """``script(connection, request)``: the answers to ``request`` on the ``connection``-th
-    connection (0, 1, ...); :attr:`requests` keeps every request as (connection, type)."""
+    connection (0, 1, ...); :attr:`requests` keeps every request as (connection, type), and
+    :attr:`received` each one whole; :meth:`push` sends messages no request asked for."""
 
-    def __init__(self, script: Callable[[int, dict[str, Any]], list[ServerMessage]]) -> None:
+    def __init__(self, script: Callable[[int, dict[str, Any]], Sequence[ServerMessage]]) -> None:
         self.script = script
         self.requests: list[tuple[int, str]] = []
+        self.received: list[dict[str, Any]] = []
         self.connections: list[ServerConnection] = []
         self.url = ""
 
@@ -42,8 +44,18 @@ class ScriptedServer:
             async for frame in ws:
                 request = json.loads(frame)
                 self.requests.append((index, request["type"]))
+                self.received.append(request)
                 for message in self.script(index, request):
                     await ws.send(encode(message))
+
+    async def push(self, *messages: ServerMessage, connection: int = -1) -> None:
+        """Send ``messages`` on a connection (the last one by default), as the server would."""
+        for message in messages:
+            await self.connections[connection].send(encode(message))
+
+    def sent(self, kind: str) -> list[dict[str, Any]]:
+        """Every request of type ``kind`` the client sent, in order."""
+        return [request for request in self.received if request["type"] == kind]
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[ScriptedServer]:

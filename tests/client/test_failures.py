@@ -13,6 +13,7 @@ import socket
 from typing import TYPE_CHECKING
 
 import pytest
+from textual.widgets import Input
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosedError, InvalidMessage, InvalidStatus
 from websockets.http11 import Response
@@ -21,13 +22,16 @@ import client.net
 from client.app import FlowerGardenApp
 from client.failures import NO_NEW_PLAYERS, closed, failure, hello_refused, url_problem
 from client.options import Options
-from protocol import Error, Welcome
+from protocol import Error
 
 from .conftest import driving, flat, fresh_name
 from .scripted import ScriptedServer, tcp_server
+from .wire import welcome
 
 if TYPE_CHECKING:
     import asyncio
+
+    from protocol import ServerMessage
 
 NOT_OURS = "that is not a Flower Garden server: URLs look like ws://HOST:8765/ws"
 
@@ -155,14 +159,13 @@ async def test_a_peer_that_never_answers_times_out_and_is_tried_again(monkeypatc
         await quits(a)
 
 
-def store_fails_once(connection: int, request: dict[str, object]) -> list[object]:
+def store_fails_once(connection: int, request: dict[str, object]) -> list[ServerMessage]:
     """A server whose store fails on the first new player's hello, then recovers."""
     if request["type"] != "hello":
         return []
     if connection == 0:
         return [Error(code="unavailable", message="the store is failing; try again later")]
-    name = str(request["name"])
-    return [Welcome(player_id="p1", name=name, token="t1", protocol=1)]
+    return [welcome(name=str(request["name"]))]
 
 
 async def test_unavailable_at_hello_is_not_a_taken_name():
@@ -172,7 +175,7 @@ async def test_unavailable_at_hello_is_not_a_taken_name():
             await a.until_shown(NO_NEW_PLAYERS)
             assert type(a.app.screen).__name__ == "NameScreen"
             assert "taken" not in flat(await a.text())
-            assert a.app.screen.query_one("Input").value == name  # offered again as it was
+            assert a.app.screen.query_one(Input).value == name  # offered again as it was
             await a.press("enter")  # try again in a moment
             await a.until(lambda: a.state.link == "online", "welcomed")
             assert a.state.name == name

@@ -7,7 +7,7 @@ from client.cards import card_name
 from client.keys import BED_KEYS
 from client.options import Options
 
-from .conftest import driving
+from .conftest import driving, seat
 from .test_race import play_by_key, racing
 
 
@@ -37,7 +37,7 @@ async def test_race_screen_at_80x24_and_after_a_resize(start_server, make_app):
     server = await start_server()
     async with racing(make_app, server) as (a, b):
         await play_by_key(b)  # a count that is not 0 on the opponent's side
-        await a.until(lambda: a.race.boards[a.race.other].count == 1, "b's play")
+        await a.until(lambda: a.race.boards[1 - seat(a.race)].count == 1, "b's play")
         check_race_screen(await a.lines(), a.race, 80, 24)
         await a.resize(120, 40)
         check_race_screen(await a.lines(), a.race, 120, 40)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+import client.dealcheck
+import client.practice
+import client.race_view
 import client.render
 import client.screens.modals
 import client.state
@@ -20,8 +23,9 @@ NAMES = ["Ann", "a" * 20, "a" * 21, "", "Ann\n", "Ann Lee", "Zoë", "-_-", "a.b"
 
 
 def test_the_client_and_the_server_check_names_with_one_function():
-    assert client.screens.modals.is_name is server.identity.is_name is protocol.is_name
-    assert client.screens.modals.NAME_RULE is server.identity.NAME_RULE
+    modals, identity = vars(client.screens.modals), vars(server.identity)
+    assert modals["is_name"] is identity["is_name"] is protocol.is_name
+    assert modals["NAME_RULE"] is identity["NAME_RULE"]
 
 
 @pytest.mark.parametrize("name", NAMES, ids=repr)
@@ -37,7 +41,18 @@ def test_a_name_the_client_accepts_is_one_the_server_accepts(name):
 
 
 def test_the_client_uses_the_protocols_racing_statuses():
-    assert client.state.RACING is client.render.RACING is protocol.RACING
+    uses = [vars(module)["RACING"] for module in (client.state, client.render, client.race_view)]
+    assert all(racing is protocol.RACING for racing in uses)
+
+
+def test_practice_deals_as_a_server_deals():
+    dealer = client.practice.practice_race(7, Rules()).dealers[0]
+    assert isinstance(dealer, engine.SeedDealer)
+    assert dealer.seed == (7).to_bytes(engine.SEED_SIZE, "big")
+
+
+def test_the_client_checks_deals_with_the_engine():
+    assert vars(client.dealcheck)["engine"].check_deal is engine.check_deal
 
 
 @pytest.mark.parametrize("seed", [1, 4])

@@ -10,8 +10,10 @@ import pytest
 from client.cards import card_name, card_text, glyphs_supported
 from client.cli import parse_args
 from client.net import backoff
+from client.options import RACE_RULES
 from client.tokens import Identity, TokenStore, config_dir
 from engine import Card
+from protocol import Rules
 
 
 def test_config_dir_follows_xdg(tmp_path):
@@ -84,6 +86,16 @@ def test_command_line_actions_and_rules():
     assert parse_args([], encoding="ascii").ascii  # the terminal cannot show glyphs
     practice = parse_args(["practice", "--seed", "4", "--winnable-only"], encoding="utf-8")
     assert practice.practice and practice.seed == 4 and practice.rules.winnable_only
+    assert not parse_args(["practice"], encoding="utf-8").rules.winnable_only
+
+
+def test_races_default_to_mirror_and_winnable_and_flags_choose_others():
+    default = parse_args([], encoding="utf-8").rules
+    assert default == RACE_RULES == Rules(deal="mirror", winnable_only=True)
+    assert parse_args(["--seek"], encoding="utf-8").rules == RACE_RULES
+    classic = parse_args(["--deal", "independent", "--any-layout"], encoding="utf-8").rules
+    assert (classic.deal, classic.winnable_only) == ("independent", False)
+    assert parse_args(["--winnable-only"], encoding="utf-8").rules.winnable_only
 
 
 @pytest.mark.parametrize(
@@ -92,6 +104,7 @@ def test_command_line_actions_and_rules():
         ["--seek", "--room", "X"],
         ["--time-limit", "5"],
         ["--redeals", "2"],
+        ["--winnable-only", "--any-layout"],
         ["--server", "http://127.0.0.1:8765/ws"],
     ],
 )
@@ -115,6 +128,7 @@ def test_every_flag_has_help(capsys):
         "--room",
         "--deal",
         "--winnable-only",
+        "--any-layout",
         "--redeals",
         "--tiebreak",
         "--time-limit",

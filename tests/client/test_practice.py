@@ -10,7 +10,7 @@ import engine
 from client.app import FlowerGardenApp
 from client.net import ServerEvent
 from client.options import Options
-from client.practice import GAME_ID, REDEAL_SALT, Dealt, Practice
+from client.practice import GAME_ID, Dealt, Practice, practice_dealer
 from protocol import (
     RACING,
     Error,
@@ -98,10 +98,10 @@ def practice(seed, **rules) -> tuple[Practice, Posted]:
 
 
 def server_race(seed, rules) -> Race:
-    """A race as the server makes one, with practice's seeds: the ghost's seat never moves."""
-    redeal = seed ^ REDEAL_SALT
+    """A race as the server makes one, with practice's seed: the ghost's seat never moves."""
+    dealer = practice_dealer(seed)
     seats = (SeatInfo("p-ann", "Ann"), SeatInfo("p-bob", "Bob"))
-    return Race(GAME_ID, seats, rules, (seed, seed, redeal, redeal), idle_limit=60.0, grace=30.0)
+    return Race(GAME_ID, seats, rules, (dealer, dealer), idle_limit=60.0, grace=30.0)
 
 
 def as_received(outputs) -> list[ServerMessage]:
@@ -139,26 +139,35 @@ def test_practice_events_are_the_race_cores(seed, redeals):
             backend.send(Redeal())
             expected += as_received(race.redeal(0, 5.0))
     assert posted.events() == expected
-    assert [event.seq for event in expected] == list(range(1, len(expected) + 1))
+    assert [getattr(event, "seq", None) for event in expected] == list(range(1, len(expected) + 1))
     assert backend.race.boards()[0] == race.boards()[0]
     assert backend.over
 
 
-def test_a_seeded_practice_deals_and_redeals_as_before():
-    """``--seed`` still means what it did: the deal of the seed, the redeal of seed ^ 0x5EED."""
-    backend, posted = practice(2, redeals=1)
-    board = engine.Board(engine.deal(2), redeals=1)
+def test_a_seeded_practice_deals_from_the_seeds_32_bytes():
+    """``--seed N`` deals as a server deals from a seed: N's 32 bytes, big-endian."""
+    backend, posted = practice(1, redeals=1)
+    dealer = engine.SeedDealer((1).to_bytes(32, "big"))
+    board = engine.Board(dealer.layout(False), redeals=1)
     assert posted.deals()[0].board == board
     for card in engine.greedy_plays(board):
         board.play(card)
         backend.send(Play(card=str(card)))
-    board.redeal(2 ^ 0x5EED)
+    assert board.status == engine.Status.STUCK
+    board.redeal(dealer.redeal)
     backend.send(Redeal())
     redealt = posted.events()[-1]
     assert isinstance(redealt, Redealt)
     assert board_from_wire(redealt.board) == board
     backend.send(Rematch())
-    assert posted.deals()[-1].board == engine.Board(engine.deal(3), redeals=1)
+    next_deal = engine.SeedDealer((2).to_bytes(32, "big")).layout(False)
+    assert posted.deals()[-1].board == engine.Board(next_deal, redeals=1)
+
+
+def test_a_random_practice_draws_a_whole_seed():
+    seeds = {Practice(Posted()).seed for _ in range(4)}
+    assert len(seeds) == 4 and all(0 <= seed < 2**256 for seed in seeds)
+    assert max(seeds) >= 2**128  # 32 random bytes, not a small integer
 
 
 def test_clearing_is_seat_zeros_played_and_no_game_over():
@@ -185,7 +194,7 @@ def test_resigning_is_a_status_and_no_game_over():
 
 
 def test_a_deal_with_no_play_is_dealt_and_ends_quietly():
-    backend, posted = practice(4)  # all four Aces buried
+    backend, posted = practice(13)  # no Ace at a bed's front or in the bouquet
     assert [deal.board.status for deal in posted.deals()] == [engine.Status.STALLED]
     assert posted.events() == []  # not the core's game_over (a draw with the ghost)
     assert backend.over

@@ -9,7 +9,9 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
-from .conftest import driving, fresh_name, key_for, legal_card
+from protocol import Rules
+
+from .conftest import driving, fresh_name, key_for, legal_card, over, seat
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -61,24 +63,56 @@ async def test_two_clients_race_to_the_end(start_server, make_app):
         for _ in range(6):  # b is quicker off the mark, then a overtakes and clears
             await play_by_prompt(b, turn)
             turn += 1
+        seat_a, seat_b = seat(race_a), seat(race_b)
         while race_a.over is None:
             await play_by_key(a)
             # The opponent's view follows each play as its `played` arrives.
             mine = race_a.board.count
-            await b.until(lambda n=mine: race_b.boards[race_a.seat].count == n, "b sees a play")
-            assert race_b.boards[race_a.seat] == race_a.board
+
+            def seen(n: int = mine) -> bool:
+                return race_b.boards[seat_a].count == n
+
+            await b.until(seen, "b sees a play")
+            assert race_b.boards[seat_a] == race_a.board
             if race_a.over is None and race_a.board.count % 8 == 0:
                 await play_by_prompt(b, turn)
                 turn += 1
         await b.until(lambda: race_b.over is not None, "b's game_over")
-        assert race_a.over.winner == race_a.seat
-        assert race_a.over.reason == "cleared"
-        assert race_b.over.counts[race_a.seat] == 52
-        assert race_b.over.counts[race_b.seat] == race_b.board.count == 12
+        assert over(race_a).winner == seat_a
+        assert over(race_a).reason == "cleared"
+        assert over(race_b).counts[seat_a] == 52
+        assert over(race_b).counts[seat_b] == race_b.board.count == 12
         text_a, text_b = await a.text(), await b.text()
         assert "You won" in text_a and "You lost" in text_b
-        assert f"{race_a.players[race_a.seat]} cleared every card" in text_b
-        assert "52/52" in text_b and "12/52" in text_b
+        name_a, name_b = race_a.players[seat_a], race_a.players[seat_b]
+        assert f"{name_a} cleared every card" in text_b
+        assert "12/52" in text_b
+        # Each player's time from the server's t_ms, the margin, and the deal checked.
+        assert f"{name_a} cleared in " in text_a and " s ahead" in text_a
+        assert f"{name_b} 12/52 in " in text_a
+        assert "deal verified" in text_a and "deal verified" in text_b
+        assert race_a.deal_check is not None and race_a.deal_check.ok
+
+
+async def test_a_listed_seek_is_joined_with_its_rules(start_server, make_app):
+    """ann seeks with rules of her own; bob, in the lobby, picks her seek and Enter pairs them."""
+    server = await start_server()
+    mine = Rules(deal="independent", winnable_only=False, redeals=1, tiebreak="first")
+    a = make_app(server, fresh_name("ann"), action="seek", rules=mine)
+    b = make_app(server, fresh_name("bob"))
+    async with driving(a) as da, driving(b) as db:
+        await da.until(lambda: a.state.waiting is not None, "ann seeking")
+
+        def seeks() -> list[object]:
+            return [] if b.state.lobby is None else list(b.state.lobby.seeks)
+
+        await db.until(seeks, "bob sees the seek (the lobby is polled)", 15)
+        await db.until_shown("independent · 1 redeal · tiebreak first")
+        b.screen.query_one("#seeks").focus()
+        await db.press("enter")
+        await db.until(lambda: b.state.race is not None, "bob's race")
+        await da.until(lambda: a.state.race is not None, "ann's race")
+        assert b.state.race.rules == a.state.race.rules == mine
 
 
 async def test_illegal_key_is_refused_without_a_round_trip(start_server, make_app):
@@ -117,9 +151,9 @@ async def test_resign_then_rematch(start_server, make_app):
         await a.press("x", "y")
         await b.until(lambda: b.race.over is not None, "b sees the resignation")
         await a.until(lambda: a.race.over is not None, "a's game_over")
-        assert b.race.over.reason == "resigned"
+        assert over(b.race).reason == "resigned"
         text = await b.text()
-        assert "You won" in text and f"{a.race.players[a.race.seat]} resigned" in text
+        assert "You won" in text and f"{a.race.players[seat(a.race)]} resigned" in text
         await a.press("r")  # a asks for a rematch; b is told
         await b.until(lambda: b.race.rematch_offered, "the offer")
         assert "wants a rematch" in await b.text()
@@ -155,7 +189,7 @@ async def test_reconnects_and_resumes_after_the_socket_drops(start_server, make_
         race_a = a.race
         assert race_a.game_id == game_id
         assert race_a.board.count == 3
-        assert race_a.boards[race_b.seat].count == 1  # the play made while a was away
+        assert race_a.boards[seat(race_b)].count == 1  # the play made while a was away
         await b.until(lambda: race_b.away_until is None, "b told that a is back")
         await play_by_key(a)
-        await b.until(lambda: race_b.boards[race_a.seat].count == 4, "b sees a again")
+        await b.until(lambda: race_b.boards[seat(race_a)].count == 4, "b sees a again")

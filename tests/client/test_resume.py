@@ -12,25 +12,30 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+from typing import TYPE_CHECKING
 
 from client.app import FlowerGardenApp
 from client.options import Options
-from engine import Board, winnable_deal
-from protocol import (
-    GameOver,
-    GameStart,
-    GameState,
-    LobbySnapshot,
-    Rules,
-    Welcome,
-    board_to_wire,
-)
 
-from .conftest import driving, fresh_name
+from .conftest import driving, fresh_name, over, seat
 from .scripted import ScriptedServer
 from .test_race import play_by_key, racing
+from .wire import dealt, game_over, game_start, game_state, lobby, welcome
+
+if TYPE_CHECKING:
+    from protocol import ServerMessage
+
+    from .conftest import Driver
 
 ABORTED = "Draw  the race was aborted: the server could not restore it"
+
+
+async def said_gone(player: Driver) -> None:
+    await player.until(lambda: player.state.race is None, "the race dropped")
+    assert player.state.link == "online"
+    assert player.state.notice == "the race is gone: the server no longer has it"
+    await player.until(lambda: type(player.app.screen).__name__ == "LobbyScreen", "the lobby")
+    assert "the race is gone: the server no longer has it" in await player.text()
 
 
 async def test_a_race_the_server_no_longer_has_is_said_gone(start_server, make_app):
@@ -41,13 +46,17 @@ async def test_a_race_the_server_no_longer_has_is_said_gone(start_server, make_a
         await first.close()
         await start_server(port=port)  # the same URL, a fresh database
         for player in (a, b):
-            await player.until(lambda p=player: p.state.race is None, "the race dropped")
-            assert player.state.link == "online"
-            assert player.state.notice == "the race is gone: the server no longer has it"
-            await player.until(lambda p=player: type(p.app.screen).__name__ == "LobbyScreen")
-            assert "the race is gone: the server no longer has it" in await player.text()
+            await said_gone(player)
         await a.press("s")  # the lobby answers keys again: the quick-match form opens
         await a.until(lambda: type(a.app.screen).__name__ == "RulesScreen", "the rules form")
+
+
+async def shows_aborted(player: Driver, game_id: str) -> None:
+    await player.until(lambda: player.race.over is not None, "the race's end")
+    end = over(player.race)
+    assert (end.result, end.winner, end.reason) == ("draw", None, "aborted")
+    assert player.race.game_id == game_id
+    assert ABORTED in await player.text()
 
 
 async def test_a_race_the_server_could_not_restore_shows_its_end(start_server, make_app):
@@ -62,38 +71,23 @@ async def test_a_race_the_server_could_not_restore_shows_its_end(start_server, m
             db.execute("UPDATE live_races SET rules = '{not json' WHERE id = ?", (game_id,))
         await start_server(port=port, db=first.settings.db, grace=30.0)
         for player in (a, b):
-            await player.until(lambda p=player: p.race.over is not None, "the race's end")
-            over = player.race.over
-            assert (over.result, over.winner, over.reason) == ("draw", None, "aborted")
-            assert player.race.game_id == game_id
-            assert ABORTED in await player.text()
+            await shows_aborted(player, game_id)
         await a.press("escape")  # and from the result, back to the lobby as after any race
         await a.until(lambda: a.state.race is None and a.state.lobby is not None, "the lobby")
         assert a.state.resuming is None
 
 
-def restarted_server_script(connection: int, request: dict[str, object]) -> list[object]:
+def restarted_server_script(connection: int, request: dict[str, object]) -> list[ServerMessage]:
     """A race on the first connection; on the next, the restarted server has aborted it."""
-    wire = board_to_wire(Board(winnable_deal(5)))
-    rules = Rules(deal="mirror", winnable_only=True)
-    players = ["ann", "bob"]
     if request["type"] == "lobby":
-        return [LobbySnapshot(online=2, seeking=0, rooms=[], games=[])]
+        return [lobby()]
     if request["type"] != "hello":
         return []
-    welcome = Welcome(player_id="p1", name="ann", token="t1", protocol=1)
     if connection == 0:
-        start = GameStart(
-            game_id="g1", seat=0, players=players, rules=rules, boards=[wire] * 2, seq=0
-        )
-        return [welcome, start]
-    over = GameOver(
-        game_id="g1", result="draw", winner=None, reason="aborted", counts=[0, 0], seq=1
-    )
-    state = GameState(
-        game_id="g1", seat=0, players=players, rules=rules, boards=[wire] * 2, seq=1, over=over
-    )
-    return [welcome, state]
+        return [welcome(), game_start()]
+    board = dealt()
+    over = game_over(None, "aborted", [0, 0], seq=1)
+    return [welcome(), game_state([board, board], seq=1, over=over)]
 
 
 async def test_a_game_state_with_an_aborted_end_shows_the_result():
@@ -105,7 +99,7 @@ async def test_a_game_state_with_an_aborted_end_shows_the_result():
             first_lobby = a.state.lobby
             await server.connections[0].close(1001)  # the server shuts down, then restarts
             await a.until(lambda: a.race.over is not None, "the race's end")
-            assert (a.race.over.result, a.race.over.reason) == ("draw", "aborted")
+            assert (over(a.race).result, over(a.race).reason) == ("draw", "aborted")
             assert a.state.link == "online"
             await a.until(lambda: a.state.lobby is not first_lobby, "the new connection's lobby")
             assert a.state.race is not None  # the game_state came first: the race is not gone
@@ -131,5 +125,5 @@ async def test_a_spectator_watches_again_after_the_line_drops(start_server, make
             await a.until(lambda: a.state.link == "online", "a back online")
             await play_by_key(b)  # seen only if the server knows that a watches again
             mine = b.race.board.count
-            await a.until(lambda: a.race.boards[b.race.seat].count == mine, "a sees b's play")
+            await a.until(lambda: a.race.boards[seat(b.race)].count == mine, "a sees b's play")
             assert a.race.seat is None

@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 from client.state import ClientState, Outcome, outcome_words
-from engine import Board, winnable_deal
+from engine import Board
 from protocol import (
     Cancelled,
     Error,
-    GameOver,
-    GameStart,
-    GameState,
-    LobbySnapshot,
     OpponentAway,
     OpponentBack,
     Play,
@@ -18,49 +14,21 @@ from protocol import (
     Redealt,
     RematchOffered,
     Room,
-    Rules,
     Seeking,
     StatusChanged,
-    Welcome,
     board_to_wire,
 )
 
-RULES = Rules(deal="mirror", winnable_only=True, redeals=1, time_limit_s=300)
-GAME = "g1"
+from .wire import DEALER, GAME, RULES, dealt, game_over, game_start, game_state, lobby, welcome
+from .wire import play as played
 
 
 def started(now: float = 100.0, seat: int = 0) -> tuple[ClientState, Board]:
     """A state that has just received ``game_start``, and the board dealt (both seats)."""
-    board = Board(winnable_deal(5), redeals=1)
-    wire = board_to_wire(board)
+    board = dealt()
     state = ClientState("ws://x/ws", "ann")
-    start = GameStart(
-        game_id=GAME,
-        seat=seat,
-        players=["ann", "bob"],
-        rules=RULES,
-        boards=[wire, wire],
-        seq=0,
-        over=None,
-    )
-    assert state.apply(start, now) is False
+    assert state.apply(game_start(board, seat=seat), now) is False
     return state, board
-
-
-def played(board: Board, seat: int, seq: int) -> Played:
-    """Play the first legal card on ``board`` and return the server's ``played`` for it."""
-    card = board.legal_plays()[0]
-    move = board.play(card)
-    return Played(
-        game_id=GAME,
-        seat=seat,
-        card=str(card),
-        from_="bouquet" if move.bed is None else "bed",
-        bed=move.bed,
-        count=board.count,
-        status="playing" if board.has_play() else "stalled",
-        seq=seq,
-    )
 
 
 def test_game_start_sets_the_race_and_the_clock():
@@ -69,6 +37,7 @@ def test_game_start_sets_the_race_and_the_clock():
     assert race is not None and race.seat == 0 and race.other == 1
     assert race.board == board and race.boards[1] == board
     assert race.clock_deadline == 400.0
+    assert race.started_at == 100.0 and race.elapsed(141.5) == 41.5
     assert sorted(race.labels.values()) == sorted("abcdefghijklmnop"[: len(board.bouquet)])
     assert race.can_play
 
@@ -99,6 +68,7 @@ def test_a_played_bouquet_card_loses_its_label_and_the_others_keep_theirs():
         bed=None,
         count=board.count,
         status="playing",
+        t_ms=700,
         seq=1,
     )
     state.apply(message, 101)
@@ -119,20 +89,13 @@ def test_a_seq_gap_asks_for_a_resync_and_events_wait_for_the_game_state():
     assert race.resyncing and not race.can_play
     assert state.apply(second, 103) is False  # ignored until the game_state
     assert race.boards[1].count == 1
-    resumed = GameState(
-        game_id=GAME,
-        seat=0,
-        players=["ann", "bob"],
-        rules=RULES,
-        boards=[board_to_wire(board), board_to_wire(copy)],
-        seq=3,
-        over=None,
-    )
+    resumed = game_state([board, copy], seq=3, elapsed_ms=4000, clock_left_ms=296_000)
     state.apply(resumed, 104)
     race = state.race
     assert race is not None and not race.resyncing
     assert race.boards[1] == copy and race.seq == 3
-    assert race.clock_deadline == 400.0  # kept: game_state carries no clock
+    assert race.clock_deadline == 400.0  # the clock the server says is left
+    assert race.started_at == 100.0
 
 
 def test_an_event_already_in_the_game_state_is_skipped():
@@ -170,8 +133,8 @@ def test_unacknowledged_plays_are_projected():
 
 def test_redealt_replaces_the_board_and_its_labels():
     state, _board = started()
-    stuck = Board(winnable_deal(9), redeals=1)
-    message = Redealt(game_id=GAME, seat=0, board=board_to_wire(stuck), seq=1)
+    stuck = Board(DEALER.layout(False), redeals=1)
+    message = Redealt(game_id=GAME, seat=0, board=board_to_wire(stuck), t_ms=900, seq=1)
     state.apply(message, 101)
     race = state.race
     assert race is not None and race.board == stuck
@@ -188,9 +151,10 @@ def test_status_away_back_rematch_and_over():
     assert race.away_until is None
     state.apply(StatusChanged(game_id=GAME, seat=1, status="resigned", count=0, seq=1), 112)
     assert race.statuses[1] == "resigned"
-    over = GameOver(game_id=GAME, result="win", winner=0, reason="resigned", counts=[0, 0], seq=2)
-    state.apply(over, 113)
-    assert race.over == Outcome("win", 0, "resigned", (0, 0))
+    state.apply(game_over(0, "resigned", [0, 0], seq=2), 113)
+    over = race.over
+    assert over is not None and (over.result, over.winner, over.reason) == ("win", 0, "resigned")
+    assert over.timed_out == (False, False)
     assert not race.can_play
     state.apply(RematchOffered(game_id=GAME), 114)
     assert race.rematch_offered
@@ -222,14 +186,6 @@ def test_outcome_in_words():
     assert outcome_words(Outcome("solo", None, "cleared", (52,)), 0, ["you"])[0] == "Cleared!"
 
 
-def welcome() -> Welcome:
-    return Welcome(player_id="p1", name="ann", token="t", protocol=1)
-
-
-def lobby() -> LobbySnapshot:
-    return LobbySnapshot(online=1, seeking=0, rooms=[], games=[])
-
-
 def test_a_lobby_before_the_game_state_means_the_race_is_gone():
     state, _ = started()
     state.apply(welcome(), 200)  # back after a drop: the race's game_state should come first
@@ -243,17 +199,7 @@ def test_a_lobby_before_the_game_state_means_the_race_is_gone():
 def test_a_game_state_before_the_lobby_resumes_the_race():
     state, board = started()
     state.apply(welcome(), 200)
-    wire = board_to_wire(board)
-    resumed = GameState(
-        game_id=GAME,
-        seat=0,
-        players=["ann", "bob"],
-        rules=RULES,
-        boards=[wire, wire],
-        seq=0,
-        over=None,
-    )
-    state.apply(resumed, 201)
+    state.apply(game_state([board, board], seq=0), 201)
     state.apply(lobby(), 202)
     assert state.race is not None and state.race.game_id == GAME
     assert state.notice == ""
@@ -261,10 +207,7 @@ def test_a_game_state_before_the_lobby_resumes_the_race():
 
 def test_a_finished_race_is_not_waited_for():
     state, _ = started()
-    over = GameOver(
-        game_id=GAME, result="draw", winner=None, reason="aborted", counts=[0, 0], seq=1
-    )
-    state.apply(over, 150)
+    state.apply(game_over(None, "aborted", [0, 0], seq=1), 150)
     state.apply(welcome(), 200)  # the server owes no game_state for a race seen to its end
     assert state.resuming is None
     state.apply(lobby(), 201)

@@ -10,6 +10,7 @@ from engine import (
     IllegalMove,
     IllegalPlay,
     IllegalRedeal,
+    LegacyDealer,
     Play,
     Status,
     deal,
@@ -134,7 +135,7 @@ def test_a_cleared_board_is_cleared_even_with_a_redeal_left() -> None:
     assert board.status is Status.CLEARED
     before = snapshot(board)
     with pytest.raises(IllegalRedeal):
-        board.redeal(1)
+        board.redeal(LegacyDealer(0, 1).redeal)
     assert snapshot(board) == before
 
 
@@ -154,7 +155,7 @@ def test_redeal_of_a_stuck_board() -> None:
     assert all_but_spades_played(["AS 2S"], spades).status is Status.STALLED
     board = all_but_spades_played(["AS 2S"], spades, redeals_left=1)
     assert board.status is Status.STUCK
-    board.redeal(seed=5)
+    board.redeal(LegacyDealer(0, 5).redeal)
     assert board.redeals_left == 0
     assert [len(bed) for bed in board.beds] == [3, 2, 2, 2, 2, 2]
     assert board.bouquet == []
@@ -170,7 +171,7 @@ def test_redeal_with_a_play_left_is_refused() -> None:
     board = Board(deal(1), redeals=1)
     before = snapshot(board)
     with pytest.raises(IllegalRedeal):
-        board.redeal(0)
+        board.redeal(LegacyDealer(0, 0).redeal)
     assert snapshot(board) == before
 
 
@@ -179,18 +180,18 @@ def test_redeal_with_none_left_is_refused() -> None:
     assert board.status is Status.STALLED
     before = snapshot(board)
     with pytest.raises(IllegalRedeal):
-        board.redeal(0)
+        board.redeal(LegacyDealer(0, 0).redeal)
     assert snapshot(board) == before
 
 
 def test_the_redeal_is_once_only() -> None:
     board = Board(deal(4), redeals=1)
-    board.redeal(0)
+    board.redeal(LegacyDealer(0, 0).redeal)
     for card in greedy_plays(board):
         board.play(card)
     assert board.status is Status.STALLED
     with pytest.raises(IllegalRedeal):
-        board.redeal(1)
+        board.redeal(LegacyDealer(0, 1).redeal)
 
 
 def test_from_parts_rebuilds_a_board_in_the_middle_of_a_game() -> None:

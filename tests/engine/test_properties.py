@@ -21,6 +21,7 @@ from engine import (
     Board,
     IllegalPlay,
     IllegalRedeal,
+    LegacyDealer,
     Status,
     can_clear,
     deal,
@@ -168,7 +169,7 @@ def test_a_redeal_from_any_board(data: st.DataObject, foundations: list[int], se
     else:
         before = snapshot(board)
         try:
-            board.redeal(seed)
+            board.redeal(LegacyDealer(0, seed).redeal)
         except IllegalRedeal:
             pass
         else:
@@ -183,7 +184,7 @@ def test_no_redeal_without_one_left(seed: int, redeal_seed: int) -> None:
     assert board.status is Status.STALLED
     before = snapshot(board)
     try:
-        board.redeal(redeal_seed)
+        board.redeal(LegacyDealer(0, redeal_seed).redeal)
     except IllegalRedeal:
         pass
     else:
@@ -194,7 +195,7 @@ def test_no_redeal_without_one_left(seed: int, redeal_seed: int) -> None:
 def check_redeal(board: Board, seed: int) -> None:
     """Same cards and foundations, one redeal fewer, dealt round-robin from bed 0."""
     cards, foundations, left = board.cards_in_play(), list(board.foundations), board.redeals_left
-    board.redeal(seed)
+    board.redeal(LegacyDealer(0, seed).redeal)
     assert board.cards_in_play() == cards
     assert board.foundations == foundations
     assert board.redeals_left == left - 1

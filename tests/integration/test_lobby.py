@@ -23,8 +23,11 @@ async def test_lobby_snapshot(server, player):
         "type": "lobby",
         "online": 1,
         "seeking": 0,
+        "seeks": [],
         "rooms": [],
+        "rooms_total": 0,
         "games": [],
+        "games_total": 0,
         "id": "l",
     }
 
@@ -50,11 +53,18 @@ async def test_lobby_counts_online_seeking_public_rooms_and_races(server, player
     snapshot = await viewer.recv("lobby")
     assert snapshot["online"] == 6
     assert snapshot["seeking"] == 1
+    assert snapshot["seeks"] == [{"rules": {**DEFAULT_RULES, "redeals": 1}, "count": 1}]
+    assert (snapshot["rooms_total"], snapshot["games_total"]) == (1, 1)
     assert snapshot["rooms"] == [
         {"code": room["code"], "host": public.name, "rules": {**DEFAULT_RULES, "tiebreak": "first"}}
     ]
     assert snapshot["games"] == [
-        {"game_id": racing.game_id, "players": [racing.a.name, racing.b.name], "counts": [0, 0]}
+        {
+            "game_id": racing.game_id,
+            "players": [racing.a.name, racing.b.name],
+            "counts": [0, 0],
+            "bots": [False, False],
+        }
     ]
 
     # A player who leaves is no longer online, and their seek and room go with them.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import engine
+
 from .conftest import WINNABLE, buried, legal, lobby_until, play_out, seek_pair
 
 
@@ -15,6 +17,7 @@ async def test_played_goes_to_both_with_the_id_on_the_movers_copy_only(server, r
     assert mine.pop("id") == "mine"
     assert "id" not in theirs
     assert mine == theirs
+    assert 0 <= mine.pop("t_ms") < 60_000  # ms from the race's start: this test's own few
     in_bouquet = card in board["bouquet"]
     bed = None if in_bouquet else next(i for i, b in enumerate(board["beds"]) if b[-1:] == [card])
     assert mine == {
@@ -39,15 +42,26 @@ async def test_a_whole_race_to_cleared(server, race):
     assert acks[-1]["status"] == "cleared"
     assert all(ack["status"] == "playing" for ack in acks[:-1])
     over = await racing.a.recv("game_over")
-    assert over == {
+    times, seeds = over["times_ms"], over["seeds"]
+    assert {k: v for k, v in over.items() if k not in ("times_ms", "seeds")} == {
         "type": "game_over",
         "game_id": racing.game_id,
         "result": "win",
         "winner": racing.seat_a,
         "reason": "cleared",
         "counts": [52, 0] if racing.seat_a == 0 else [0, 52],
+        "ratings": None,
         "seq": 53,
     }
+    assert times[racing.seat_a] == acks[-1]["t_ms"]
+    assert times[racing.seat_b] is None
+    verdict = engine.check_deal(
+        winnable=bool(racing.start_a["rules"]["winnable_only"]),
+        seeds=seeds,
+        commits=racing.start_a["commits"],
+        boards=racing.start_a["boards"],
+    )
+    assert verdict.ok, verdict.report()
     seen = await racing.b.until("game_over")
     assert [m["seq"] for m in seen] == list(range(1, 54))
     assert [m["card"] for m in seen[:-1]] == [ack["card"] for ack in acks]

@@ -73,15 +73,19 @@ async def test_away_past_the_grace_abandons(start_server, connect, race):
         "seq": 2,
     }
     over = await racing.b.recv("game_over")
-    assert over == {
+    times = over["times_ms"]
+    assert len(over["seeds"]) == 2
+    assert {k: v for k, v in over.items() if k not in ("times_ms", "seeds")} == {
         "type": "game_over",
         "game_id": racing.game_id,
         "result": "win",
         "winner": racing.seat_b,
         "reason": "abandoned",
         "counts": [0, 1] if racing.seat_a == 0 else [1, 0],
+        "ratings": None,
         "seq": 3,
     }
+    assert times[racing.seat_a] is None and isinstance(times[racing.seat_b], int)
 
     # Coming back later: the race is over, and game_state says so.
     back = await connect(server)

@@ -16,6 +16,7 @@ async def test_a_spectator_sees_every_event_to_game_over(server, player, race):
             "game_id": racing.game_id,
             "players": racing.start_a["players"],
             "counts": [2, 0] if racing.seat_a == 0 else [0, 2],
+            "bots": [False, False],
         }
     ]
     await viewer.send(type="watch", game_id=racing.game_id, id="w")

@@ -274,13 +274,22 @@ def test_surrogates_never_reach_a_message(text: str) -> None:
     bed=st.none() | st.integers(0, 5),
     count=st.integers(0, 52),
     status=st.sampled_from(get_args(BoardStatus)),
+    t_ms=st.integers(0, 2**40),
     seq=st.integers(0, 2**63),
 )
 def test_played_frame_is_the_models_frame(
-    *, game_id: str, seat: int, card: str, bed: int | None, count: int, status: Any, seq: int
+    *,
+    game_id: str,
+    seat: int,
+    card: str,
+    bed: int | None,
+    count: int,
+    status: Any,
+    t_ms: int,
+    seq: int,
 ) -> None:
     fields = {"game_id": game_id, "seat": seat, "card": card, "bed": bed, "count": count}
-    fields |= {"status": status, "seq": seq}
+    fields |= {"status": status, "t_ms": t_ms, "seq": seq}
     wire = {"type": "played", **fields, "from": "bouquet" if bed is None else "bed"}
     # The model, as a client reads it off the wire, and its frame.
     assert played_frame(**fields) == encode_bytes(Played.model_validate(wire))

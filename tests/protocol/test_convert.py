@@ -97,7 +97,7 @@ def test_a_board_survives_the_wire() -> None:
     board = engine.Board(engine.winnable_deal(7), redeals=1)
     for _ in range(9):
         board.play(board.legal_plays()[-1])
-    message = Redealt(game_id="g", seat=1, board=board_to_wire(board), seq=4)
+    message = Redealt(game_id="g", seat=1, board=board_to_wire(board), t_ms=1, seq=4)
     received = decode_server(encode(message))
     assert isinstance(received, Redealt)
     assert board_from_wire(received.board) == board

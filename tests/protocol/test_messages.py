@@ -26,17 +26,20 @@ from protocol import (
     GameState,
     Hello,
     JoinRoom,
+    Limits,
     LobbySnapshot,
     OpponentAway,
     OpponentBack,
     Play,
     Played,
+    RatingChange,
     Redealt,
     RematchOffered,
     Room,
     RoomInfo,
     Rules,
     Seek,
+    SeekInfo,
     Seeking,
     ServerMessage,
     StatusChanged,
@@ -237,23 +240,51 @@ def server_samples() -> list[ServerMessage]:
     """One valid instance of every server message type, some with a request id."""
     rules = Rules(deal="mirror", redeals=1, time_limit_s=600)
     boards = sample_boards()
+    seeds, commits = ["0" * 64, "ab" * 32], ["cd" * 32, "ef" * 32]
     over = GameOver(
-        game_id="g1", result="win", winner=1, reason="most_cards", counts=[3, 7], seq=12
+        game_id="g1",
+        result="win",
+        winner=1,
+        reason="most_cards",
+        counts=[3, 7],
+        times_ms=[1200, 5400],
+        seeds=seeds,
+        ratings=[RatingChange(before=1500, after=1580), RatingChange(before=1500, after=1420)],
+        seq=12,
     )
+    pair: dict[str, Any] = {"bots": [False, True], "ratings": [None, None], "commits": commits}
     return [
-        Welcome(player_id="p1", name="alice", token="secret", protocol=PROTOCOL_VERSION, id=1),
+        Welcome(
+            player_id="p1",
+            name="alice",
+            token="secret",
+            protocol=PROTOCOL_VERSION,
+            limits=Limits(idle_s=60, grace_s=2.5, max_message=4096),
+            id=1,
+        ),
         LobbySnapshot(
             online=5,
             seeking=1,
+            seeks=[SeekInfo(rules=rules, count=1)],
             rooms=[RoomInfo(code="ABCD", host="bob", rules=Rules())],
-            games=[GameInfo(game_id="g1", players=["alice", "bob"], counts=[3, 7])],
+            rooms_total=1,
+            games=[
+                GameInfo(game_id="g1", players=["alice", "bob"], counts=[3, 7], bots=[False, True])
+            ],
+            games_total=250,
             id="lobby-1",
         ),
         Seeking(rules=rules),
         Room(code="ABCD", rules=rules, id=0),
         Cancelled(),
         GameStart(
-            game_id="g1", seat=0, players=["alice", "bob"], rules=rules, boards=boards, seq=0
+            game_id="g1",
+            seat=0,
+            players=["alice", "bob"],
+            rules=rules,
+            boards=boards,
+            seq=0,
+            **pair,
         ),
         Played(
             game_id="g1",
@@ -263,25 +294,61 @@ def server_samples() -> list[ServerMessage]:
             bed=None,
             count=1,
             status="playing",
+            t_ms=0,
             seq=1,
             id=9,
         ),
         Played(
-            game_id="g1", seat=0, card="2S", from_="bed", bed=5, count=2, status="stalled", seq=2
+            game_id="g1",
+            seat=0,
+            card="2S",
+            from_="bed",
+            bed=5,
+            count=2,
+            status="stalled",
+            t_ms=61_250,
+            seq=2,
         ),
-        Redealt(game_id="g1", seat=0, board=boards[1], seq=3),
+        Redealt(game_id="g1", seat=0, board=boards[1], t_ms=70_000, seq=3),
         StatusChanged(game_id="g1", seat=1, status="resigned", count=7, seq=4),
         OpponentAway(game_id="g1", grace_s=30),
         OpponentBack(game_id="g1"),
         RematchOffered(game_id="g1"),
         over,
         GameOver(
-            game_id="g1", result="draw", winner=None, reason="equal_cards", counts=[4, 4], seq=5
+            game_id="g1",
+            result="draw",
+            winner=None,
+            reason="equal_cards",
+            counts=[4, 4],
+            times_ms=[None, 300],
+            seeds=seeds,
+            ratings=None,
+            seq=5,
         ),
         GameState(
-            game_id="g1", seat=1, players=["a", "b"], rules=rules, boards=boards, seq=4, over=None
+            game_id="g1",
+            seat=1,
+            players=["a", "b"],
+            rules=rules,
+            boards=boards,
+            elapsed_ms=5000,
+            clock_left_ms=595_000,
+            seq=4,
+            over=None,
+            **pair,
         ),
-        GameState(game_id="g1", players=["a", "b"], rules=rules, boards=boards, seq=12, over=over),
+        GameState(
+            game_id="g1",
+            players=["a", "b"],
+            rules=rules,
+            boards=boards,
+            elapsed_ms=5000,
+            clock_left_ms=None,
+            seq=12,
+            over=over,
+            **pair,
+        ),
         Error(code="illegal_move", message="QH cannot be played now", id="x"),
     ]
 
@@ -331,6 +398,7 @@ def test_played_says_from_and_bed() -> None:
             bed=None,
             count=1,
             status="playing",
+            t_ms=10,
             seq=1,
         )
     )
@@ -339,7 +407,17 @@ def test_played_says_from_and_bed() -> None:
     assert "bed" in from_bouquet
     assert from_bouquet["bed"] is None
     from_bed = wire(
-        Played(game_id="g", seat=0, card="2S", from_="bed", bed=0, count=2, status="stuck", seq=2)
+        Played(
+            game_id="g",
+            seat=0,
+            card="2S",
+            from_="bed",
+            bed=0,
+            count=2,
+            status="stuck",
+            t_ms=9,
+            seq=2,
+        )
     )
     assert (from_bed["from"], from_bed["bed"]) == ("bed", 0)
 
@@ -357,38 +435,60 @@ def test_id_is_left_out_only_when_none() -> None:
     assert "id" not in wire(Play(card="QH"))
 
 
+STATE: dict[str, Any] = {
+    "players": ["a", "b"],
+    "bots": [False, False],
+    "ratings": [None, None],
+    "commits": ["0" * 64] * 2,
+    "elapsed_ms": 0,
+    "clock_left_ms": None,
+    "seq": 0,
+}
+
+
 def test_spectator_game_state_has_no_seat() -> None:
     boards = sample_boards()
-    spectator = wire(
-        GameState(game_id="g", players=["a", "b"], rules=Rules(), boards=boards, seq=0, over=None)
-    )
+    spectator = wire(GameState(game_id="g", rules=Rules(), boards=boards, over=None, **STATE))
     assert "seat" not in spectator
     assert spectator["over"] is None
-    player = wire(
-        GameState(
-            game_id="g", seat=0, players=["a", "b"], rules=Rules(), boards=boards, seq=0, over=None
-        )
-    )
+    player = wire(GameState(game_id="g", seat=0, rules=Rules(), boards=boards, over=None, **STATE))
     assert player["seat"] == 0
 
 
 def test_nulls_that_stay_on_the_wire() -> None:
     draw = wire(
         GameOver(
-            game_id="g", result="draw", winner=None, reason="equal_cards", counts=[0, 0], seq=0
+            game_id="g",
+            result="draw",
+            winner=None,
+            reason="equal_cards",
+            counts=[0, 0],
+            times_ms=[None, None],
+            seeds=["0" * 64] * 2,
+            ratings=None,
+            seq=0,
         )
     )
     assert "winner" in draw
     assert draw["winner"] is None
+    assert draw["times_ms"] == [None, None]
+    assert draw["ratings"] is None
     assert wire(Seeking(rules=Rules()))["rules"]["time_limit_s"] is None
     # The game_over inside a game_state is the game_over message, without an id.
-    over = GameOver(game_id="g", result="win", winner=0, reason="cleared", counts=[52, 3], seq=9)
-    state = wire(
-        GameState(
-            game_id="g", players=["a", "b"], rules=Rules(), boards=sample_boards(), seq=9, over=over
-        )
+    over = GameOver(
+        game_id="g",
+        result="win",
+        winner=0,
+        reason="cleared",
+        counts=[52, 3],
+        times_ms=[60_000, 2_000],
+        seeds=["0" * 64] * 2,
+        ratings=None,
+        seq=9,
     )
+    state = wire(GameState(game_id="g", rules=Rules(), boards=sample_boards(), over=over, **STATE))
     assert state["over"] == wire(over)
+    assert state["clock_left_ms"] is None
     assert "id" not in state["over"]
 
 

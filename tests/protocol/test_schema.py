@@ -29,7 +29,7 @@ def test_schema_lists_every_type_and_error_code() -> None:
     assert len(server["discriminator"]["mapping"]) == 15
     assert server["$defs"]["Error"]["properties"]["code"]["enum"] == list(ERROR_CODES)
     assert server["$defs"]["Played"]["required"] == [
-        "type", "game_id", "seat", "card", "from", "bed", "count", "status", "seq",
+        "type", "game_id", "seat", "card", "from", "bed", "count", "status", "t_ms", "seq",
     ]  # fmt: skip
     for definition in client["$defs"].values():
         if "type" in definition.get("properties", {}):

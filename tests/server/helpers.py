@@ -39,28 +39,37 @@ ONE, TWO, THREE = seed_with(1), seed_with(2), seed_with(3)
 
 
 @cache
+def seed_bytes_with(count: int, start: int = 0) -> bytes:
+    """The first 32-byte seed from ``start`` whose classic layout's final count is ``count``."""
+    for number in itertools.count(start):
+        seed = number.to_bytes(engine.SEED_SIZE, "big")
+        if engine.final_count(engine.dealing.classic(seed)) == count:
+            return seed
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+@cache
 def redeal_with_a_play(seed: int) -> int:
     """A redeal seed that gives the deal of ``seed``, played out, a play again."""
     for redeal in itertools.count():
         board = engine.Board(engine.deal(seed), 1)
         for card in engine.greedy_plays(board):
             board.play(card)
-        board.redeal(redeal)
+        board.redeal(engine.LegacyDealer(seed, redeal).redeal)
         if board.has_play():
             return redeal
     raise AssertionError("unreachable")  # pragma: no cover
 
 
 def make_race(deal0: int, deal1: int, *, redeal0: int = 0, redeal1: int = 1, **rules: Any) -> Race:
-    """A race between Ann (seat 0) and Bob (seat 1) on these deals, not yet started."""
-    return Race(
-        "race-1",
-        (ANN, BOB),
-        Rules(**rules),
-        (deal0, deal1, redeal0, redeal1),
-        idle_limit=IDLE,
-        grace=GRACE,
-    )
+    """A race between Ann (seat 0) and Bob (seat 1) on these deals, not yet started.
+
+    Integer seeds, dealt as races were before verifiable deals (engine.LegacyDealer):
+    the simplest way to ask for a deal with a known outcome, and a path the
+    race core keeps for races restored from then.
+    """
+    dealers = (engine.LegacyDealer(deal0, redeal0), engine.LegacyDealer(deal1, redeal1))
+    return Race("race-1", (ANN, BOB), Rules(**rules), dealers, idle_limit=IDLE, grace=GRACE)
 
 
 def started(deal0: int, deal1: int, **rules: Any) -> Race:

@@ -34,7 +34,12 @@ SEEDS = (2**255 + 1, 7, 2**200, 0)  # 32-byte seeds, far wider than SQLite's INT
 
 def start_of(game_id: str) -> RaceStart:
     return RaceStart(
-        game_id, '{"deal":"mirror"}', SEEDS, (ANN.player_id, BOB.player_id), ("Ann", "Bob")
+        game_id,
+        '{"deal":"mirror"}',
+        "mt19937",
+        SEEDS,
+        (ANN.player_id, BOB.player_id),
+        ("Ann", "Bob"),
     )
 
 
@@ -219,6 +224,8 @@ async def test_a_version_3_database_is_upgraded_with_its_journal(tmp_path: Path)
         conn.execute("DROP TABLE journal")
         conn.execute("DROP INDEX live_races_by_first_entry")
         conn.execute("ALTER TABLE live_races DROP COLUMN first_entry")
+        conn.execute("ALTER TABLE live_races DROP COLUMN dealing")
+        conn.execute("ALTER TABLE races DROP COLUMN dealing")
         for statement in MIGRATIONS[2]:
             if "journal" in statement:
                 conn.execute(statement)
@@ -288,7 +295,7 @@ async def main(db):
     await store.open()
     for who in ("ann", "bob"):
         await store.add_player(Identity(f"p-{who}", who, f"hash-{who}", 1000.0))
-    start = RaceStart("g1", "{}", (1, 2, 3, 4), ("p-ann", "p-bob"), ("ann", "bob"))
+    start = RaceStart("g1", "{}", "mt19937", (1, 2, 3, 4), ("p-ann", "p-bob"), ("ann", "bob"))
     await store.begin_race(start, 2000.0)
     seq = 0
     while True:

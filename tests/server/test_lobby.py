@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from protocol import (
+    LIST_CAP,
     Cancel,
     Cancelled,
     CreateRoom,
@@ -31,6 +32,7 @@ from protocol import (
     RoomInfo,
     Rules,
     Seek,
+    SeekInfo,
     Seeking,
     Watch,
     decode,
@@ -40,7 +42,7 @@ from protocol import Lobby as AskLobby
 from server.events import Queued, Refused, RoomListed, Send, SendPlayed, Wake
 from server.lobby import ROOM_ALPHABET, ROOM_CODE_LENGTH, Lobby
 
-from .helpers import GRACE, IDLE, NO_PLAY, NO_PLAY_TOO, kinds, message, messages
+from .helpers import GRACE, IDLE, kinds, message, messages, seed_bytes_with
 
 if TYPE_CHECKING:
     from protocol import ClientMessage, ServerMessage
@@ -50,17 +52,17 @@ PLAYERS = ("ann", "bob", "cat", "dan")
 MIRROR = Rules(deal="mirror")
 
 
-class Dealer(random.Random):
-    """A random source whose first 63-bit draws (the lobby's seeds) are the ones given."""
+class Seeds(random.Random):
+    """A random source whose first 32-byte draws (the lobby's seeds) are the ones given."""
 
-    def __init__(self, *seeds: int) -> None:
+    def __init__(self, *seeds: bytes) -> None:
         super().__init__(1)
         self.seeds = list(seeds)
 
-    def getrandbits(self, k: int, /) -> int:
-        if k == 63 and self.seeds:
+    def randbytes(self, n: int, /) -> bytes:
+        if n == engine.SEED_SIZE and self.seeds:
             return self.seeds.pop(0)
-        return super().getrandbits(k)
+        return super().randbytes(n)
 
 
 def new_lobby(rng: random.Random | None = None) -> Lobby:
@@ -317,7 +319,8 @@ def test_a_room_whose_race_is_over_is_gone(lobby: Lobby) -> None:
 
 
 def test_a_room_whose_race_ends_at_once_is_gone() -> None:
-    lobby = new_lobby(Dealer(NO_PLAY, 0, NO_PLAY_TOO, 0))  # deal, redeal, deal, redeal
+    no_play = seed_bytes_with(0)
+    lobby = new_lobby(Seeds(no_play, seed_bytes_with(0, int.from_bytes(no_play, "big") + 1)))
     code = open_room(lobby, "ann")
     out = send(lobby, "bob", JoinRoom(code=code))
     assert kinds(out) == ["game_start", "game_start", "RaceEnded", "game_over"]
@@ -350,10 +353,62 @@ def test_the_lobby_counts_players_and_seekers_and_lists_live_races(lobby: Lobby)
     assert snapshot(lobby) == LobbySnapshot(
         online=3,
         seeking=1,
+        seeks=[SeekInfo(rules=Rules(), count=1)],
         rooms=[],
-        games=[GameInfo(game_id=game_id, players=["Bob", "Cat"], counts=[0, 1])],
+        rooms_total=0,
+        games=[
+            GameInfo(game_id=game_id, players=["Bob", "Cat"], counts=[0, 1], bots=[False, False])
+        ],
+        games_total=1,
     )
     assert lobby.online == 3
+
+
+def test_the_lobby_counts_seekers_per_rule_set() -> None:
+    lobby = new_lobby()
+    lobby.connect("eve", "Eve", 0.0)
+    send(lobby, "ann", Seek(rules=MIRROR))
+    send(lobby, "bob", Seek(rules=Rules(redeals=1)))
+    send(lobby, "cat", Seek(rules=Rules(redeals=1, tiebreak="first")))
+    listed = snapshot(lobby)
+    assert listed.seeking == 3
+    assert {(seek.rules, seek.count) for seek in listed.seeks} == {
+        (MIRROR, 1),
+        (Rules(redeals=1), 1),
+        (Rules(redeals=1, tiebreak="first"), 1),
+    }
+    send(lobby, "dan", Seek(rules=Rules(redeals=1)))  # pairs with Bob
+    send(lobby, "eve", Seek(rules=Rules(time_limit_s=60)))
+    listed = snapshot(lobby)
+    assert listed.seeking == 3
+    assert {seek.rules for seek in listed.seeks} == {
+        MIRROR,
+        Rules(redeals=1, tiebreak="first"),
+        Rules(time_limit_s=60),
+    }
+
+
+def test_the_lobby_lists_the_newest_hundred_rooms_and_races_with_their_totals() -> None:
+    lobby = new_lobby()
+    players = [f"p{n}" for n in range(2 * 130 + 120)]
+    for player in players:
+        lobby.connect(player, player, 0.0)
+    speed = Rules(deal="mirror", winnable_only=True)  # no race of these ends at once
+    races = []
+    for n in range(130):
+        lobby.handle(players[2 * n], Seek(rules=speed), float(n))
+        (start, _) = (m for m in messages(lobby.handle(players[2 * n + 1], Seek(rules=speed), n))
+                      if isinstance(m, GameStart))  # fmt: skip
+        races.append(start.game_id)
+    rooms = []
+    for n, player in enumerate(players[260:]):
+        (room,) = messages(lobby.handle(player, CreateRoom(public=True), 1000.0 + n))
+        assert isinstance(room, Room)
+        rooms.append(room.code)
+    listed = snapshot(lobby)
+    assert (listed.games_total, listed.rooms_total) == (130, 120)
+    assert [game.game_id for game in listed.games] == races[::-1][:LIST_CAP]
+    assert [room.code for room in listed.rooms] == rooms[::-1][:LIST_CAP]
 
 
 # -- spectators ------------------------------------------------------------------------

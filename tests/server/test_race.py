@@ -101,6 +101,7 @@ def test_played_says_where_the_card_came_from_and_the_new_count() -> None:
             "bed": bed,
             "count": 1,
             "status": "playing",
+            "t_ms": 1000,
             "seq": 1,
         }
     )
@@ -165,9 +166,10 @@ def test_coming_back_within_the_grace_resumes_the_race() -> None:
     race.leave(0, 5.0)
     state, back = sends(race.come_back(0, 20.0))
     assert isinstance(state, Send) and state.to == (ANN.player_id,)
-    assert state.message == race.state(0)
+    assert state.message == race.state(0, 20.0)
     assert isinstance(state.message, GameState)
     assert (state.message.seat, state.message.seq, state.message.over) == (0, 1, None)
+    assert (state.message.elapsed_ms, state.message.clock_left_ms) == (20_000, None)
     assert back == Send((BOB.player_id,), OpponentBack(game_id=race.game_id))
     assert sends(race.tick(5.0 + GRACE)) == []  # the grace no longer runs
     assert race.status_of(0) == "playing"
@@ -385,9 +387,9 @@ def test_an_illegal_play_is_refused_and_changes_nothing(which: str) -> None:
     first = engine.greedy_plays(race.boards()[0])[0]
     race.play(0, first, 1.0)
     card = race.boards()[0].beds[0][0] if which == "buried" else first
-    before = race.state(0)
+    before = race.state(0, 2.0)
     assert refusal(lambda: race.play(0, card, 2.0)) == "illegal_move"
-    assert race.state(0) == before
+    assert race.state(0, 2.0) == before
     assert race.seq == 1
 
 
@@ -418,6 +420,7 @@ def test_a_stuck_player_redeals_the_cards_still_in_play() -> None:
         game_id=race.game_id,
         seat=0,
         board=board_to_wire(board, race.status_of(0)),
+        t_ms=2000,
         seq=race.seq,
     )
     assert (board.cards_in_play(), board.foundations) == (cards, foundations)
@@ -501,9 +504,9 @@ def test_a_finished_race_has_no_deadline() -> None:
 
 def test_spectators_are_named_among_the_receivers_of_every_event_to_the_end() -> None:
     race = started(ONE, ONE)
-    (state,) = race.watch("p-dan")
-    assert state == Send(("p-dan",), race.state(None))
-    race.watch("p-cat")
+    (state,) = race.watch("p-dan", 1.0)
+    assert state == Send(("p-dan",), race.state(None, 1.0))
+    race.watch("p-cat", 1.0)
     out = play_out(race, 0, 1.0) + play_out(race, 1, 2.0)
     assert kinds(out)[-2:] == ["RaceEnded", "game_over"]
     events = [o for o in sends(out) if isinstance(o, Send | SendPlayed)]
@@ -513,7 +516,7 @@ def test_spectators_are_named_among_the_receivers_of_every_event_to_the_end() ->
 
 def test_a_spectator_who_stops_watching_is_named_no_more() -> None:
     race = started(THREE, THREE)
-    race.watch("p-dan")
+    race.watch("p-dan", 1.0)
     race.unwatch("p-dan")
     (played,) = sends(play(race, 0, 1, 1.0))
     assert isinstance(played, SendPlayed) and played.to == BOTH
@@ -529,9 +532,8 @@ def test_every_input_that_moves_a_deadline_ends_with_the_next_one() -> None:
 
 
 def test_without_an_idle_limit_only_the_clock_falls() -> None:
-    race = Race(
-        "race-2", (ANN, BOB), Rules(time_limit_s=90), (TWO, TWO, 0, 1), idle_limit=None, grace=GRACE
-    )
+    dealers = (engine.LegacyDealer(TWO, 0), engine.LegacyDealer(TWO, 1))
+    race = Race("race-2", (ANN, BOB), Rules(time_limit_s=90), dealers, idle_limit=None, grace=GRACE)
     assert race.start(0.0)[-1] == Wake(race.game_id, 90.0)
     assert sends(race.tick(89.0)) == []
     assert kinds(race.tick(90.0)) == ["status", "status", "RaceEnded", "game_over"]

@@ -163,7 +163,9 @@ def test_a_corrupted_entry_aborts_the_race_as_a_draw(corrupt) -> None:
 def test_an_unreadable_start_aborts_the_race() -> None:
     _race, out = started_with_journal(THREE, THREE)
     start, entries = journal_of(out)
-    broken = RaceStart(start.game_id, "{not json", start.seeds, start.player_ids, start.names)
+    broken = RaceStart(
+        start.game_id, "{not json", start.dealing, start.seeds, start.player_ids, start.names
+    )
     restored, left = restore(broken, entries, elapsed=0.0, now=5.0, idle_limit=IDLE, grace=GRACE)
     assert [type(o) for o in left] == [RaceEnded]
     assert restored.over is not None and restored.over.reason == "aborted"

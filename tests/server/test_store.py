@@ -39,7 +39,8 @@ def make_race(game_id: str, winner: int | None = 0, moves: int = 3) -> RaceRecor
     return RaceRecord(
         game_id=game_id,
         rules_json='{"deal":"independent","first":false}',
-        seeds=(2**64 + 7, 12),  # wider than SQLite's INTEGER
+        dealing="sha256",
+        seeds=("ab" * 32, "cd" * 32),
         player_ids=(ANN.player_id, BOB.player_id),
         started=50.0,
         ended=80.5,
@@ -448,7 +449,9 @@ async def main(db, races):
     for n in itertools.count() if races < 0 else range(races):
         moves = tuple(MoveRecord(seq, seq % 2, "AS", seq * 0.5) for seq in range(40))
         players = ("p-ann", "p-bob")
-        record = RaceRecord(f"g{n}", "{}", (n,), players, 0, 1, moves, "win", n % 2, "-", (9, 3))
+        record = RaceRecord(
+            f"g{n}", "{}", "mt19937", (n,), players, 0, 1, moves, "win", n % 2, "-", (9, 3)
+        )
         await store.record_race(record, 2000.0 + n, 2030.0 + n)
         print(f"g{n}", flush=True)
     print("done", flush=True)

@@ -1,0 +1,190 @@
+"""One race as this client sees it: boards, statuses, time, and how it ended.
+
+Plain data, changed only by :class:`~client.state.ClientState`; the screens
+read it. Times are of two kinds: monotonic ``now`` values of this client
+(``started_at``, the deadlines), and the server's milliseconds from the race's
+start (``t_ms``), kept as the server said them (``reached``, the outcome's
+``times_ms``), so that the result shows the server's times, not this client's
+view of them through the network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from protocol import RACING, Rules
+
+from .keys import assign_labels
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import engine
+    from protocol import Board, BoardStatus, GameOver, RatingChange
+
+    from .bests import PracticeBest
+    from .dealcheck import DealCheck
+
+__all__ = ["Outcome", "RaceView", "Waiting"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a race ended: ``game_over``, or the end of a practice game (``winner`` None)."""
+
+    result: Literal["win", "draw", "solo"]
+    winner: int | None
+    reason: str
+    counts: tuple[int, ...]
+    times_ms: tuple[int | None, ...] = ()
+    """Each seat's ``t_ms`` of its last card (None: it played none); empty when unknown."""
+    seeds: tuple[str, ...] = ()
+    timed_out: tuple[bool, ...] = ()
+    """Each seat's board ended ``timed_out``: by the idle limit, or the clock (reason ``time``)."""
+    ratings: tuple[RatingChange, ...] = ()
+
+    @classmethod
+    def of(cls, over: GameOver, statuses: Sequence[BoardStatus] = ()) -> Outcome:
+        return cls(
+            over.result,
+            over.winner,
+            over.reason,
+            tuple(over.counts),
+            tuple(over.times_ms),
+            tuple(over.seeds),
+            tuple(status == "timed_out" for status in statuses),
+            tuple(over.ratings or ()),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """In the lobby, waiting for an opponent: in the quick-match queue, or in one's room."""
+
+    kind: Literal["seeking", "room"]
+    rules: Rules
+    code: str = ""
+
+
+@dataclass(slots=True)
+class RaceView:
+    """One race as this client sees it; ``seat`` is None for a spectator."""
+
+    game_id: str
+    seat: int | None
+    players: list[str]
+    rules: Rules
+    boards: list[engine.Board]
+    statuses: list[BoardStatus]
+    seq: int
+    labels: dict[engine.Card, str] = field(default_factory=dict)
+    """Bouquet labels of the main board (see :mod:`client.keys`)."""
+    bots: list[bool] = field(default_factory=list)
+    commits: list[str] = field(default_factory=list)
+    """Each seat's seed commit (``game_start``, ``game_state``); empty in practice."""
+    dealt: list[Board] | None = None
+    """The boards as dealt, from ``game_start``; None when this client never saw them."""
+    started_at: float = 0.0
+    """This client's ``now`` at the race's start (from ``elapsed_ms`` when joined later)."""
+    stopped_after: float | None = None
+    """Seconds of racing when the race ended: the stopwatch stands still there."""
+    clock_deadline: float | None = None
+    idle_s: float | None = None
+    """The server's idle limit (``welcome.limits``); None in practice."""
+    idle_deadline: float | None = None
+    """When one's own idle limit runs out, if nothing is played or redealt before."""
+    reached: list[dict[int, int]] = field(default_factory=list)
+    """For each seat, the ``t_ms`` at which it reached each count, as far as seen."""
+    away_until: float | None = None
+    over: Outcome | None = None
+    deal_check: DealCheck | None = None
+    best: PracticeBest | None = None
+    rematch_offered: bool = False
+    rematch_asked: bool = False
+    resyncing: bool = False
+    sent: list[engine.Card] = field(default_factory=list)
+    """Cards this client played that no ``played`` has acknowledged yet, in order."""
+
+    @property
+    def main(self) -> int:
+        """The seat drawn large: one's own, or seat 0 for a spectator."""
+        return 0 if self.seat is None else self.seat
+
+    @property
+    def other(self) -> int | None:
+        """The seat drawn small; None in practice, where there is one board."""
+        return None if len(self.boards) == 1 else 1 - self.main
+
+    @property
+    def board(self) -> engine.Board:
+        return self.boards[self.main]
+
+    @property
+    def racing(self) -> bool:
+        """Whether this client plays in this race and its count is not final yet."""
+        return self.seat is not None and self.over is None and self.statuses[self.seat] in RACING
+
+    @property
+    def can_play(self) -> bool:
+        """Whether this client may play or redeal now."""
+        return self.racing and not self.resyncing
+
+    def why_not_playing(self) -> str:
+        """Why this client may not play now (when :attr:`can_play` is False)."""
+        if self.seat is None:
+            return "you are watching"
+        if self.over is not None:
+            return "the race is over"
+        if self.resyncing:
+            return "catching up with the server…"
+        return f"your count is final ({self.statuses[self.seat]})"
+
+    # -- time ------------------------------------------------------------------
+
+    def elapsed(self, now: float) -> float:
+        """Seconds of racing at ``now``; frozen once the race is over."""
+        if self.stopped_after is not None:
+            return self.stopped_after
+        return max(0.0, now - self.started_at)
+
+    def stop(self, now: float) -> None:
+        """The race ended: stop the stopwatch (at the last card, when that is known)."""
+        if self.stopped_after is None:
+            self.stopped_after = self.elapsed(now)
+
+    def restart_idle(self, now: float) -> None:
+        """The idle limit starts again: at the deal, an own play or redeal, coming back."""
+        if self.idle_s and self.seat is not None:  # 0 or None: no idle limit
+            self.idle_deadline = now + self.idle_s
+
+    def idle_left(self, now: float) -> float | None:
+        """Seconds to one's own idle limit, while it runs (one's count not final); else None."""
+        if self.idle_deadline is None or not self.racing:
+            return None
+        return self.idle_deadline - now
+
+    def record_play(self, seat: int, count: int, t_ms: int) -> None:
+        """Seat ``seat`` reached ``count`` cards at ``t_ms`` (for the margin at the end)."""
+        while len(self.reached) <= seat:
+            self.reached.append({})
+        self.reached[seat][count] = t_ms
+
+    # -- keys ------------------------------------------------------------------
+
+    def projected(self) -> engine.Board:
+        """The main board with the unacknowledged plays made: what the next key acts on.
+
+        Without it a racer who types faster than the round trip would be told
+        that the 2 must wait for the Ace they played a moment ago.
+        """
+        if not self.sent:
+            return self.board
+        board = self.board.copy()
+        for card in self.sent:
+            if board.is_legal(card):
+                board.play(card)
+        return board
+
+    def relabel(self) -> None:
+        self.labels = assign_labels(self.labels, self.board.bouquet)

@@ -1,0 +1,101 @@
+"""The end of a race drawn as Rich text: result, reason, times and margin, the deal's check.
+
+Pure functions of a finished :class:`~client.race_view.RaceView`, like
+:mod:`client.render`, which draws the race while it runs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from .timing import margin_ms, seconds_text
+from .words import outcome_words
+
+if TYPE_CHECKING:
+    from .bests import Best, PracticeBest
+    from .race_view import Outcome, RaceView
+
+__all__ = ["best_words", "practice_best_words", "render_result", "times_words"]
+
+_DIM = "#7a7a7a"
+_LOUD = "bold white on red"
+
+
+def render_result(race: RaceView) -> Text:
+    """The end of a race: the result, the reason, each player's time, and what to do next."""
+    over = race.over
+    assert over is not None
+    headline, reason = outcome_words(
+        over, race.seat, race.players, idle_s=race.idle_s, clock_s=race.rules.time_limit_s
+    )
+    text = Text(headline, style="bold reverse")
+    text.append(f"  {reason}\n")
+    text.append(times_words(over, race), style="bold")
+    if race.best is not None and (words := practice_best_words(race.best)):
+        text.append(f"  ·  {words}", style="bold green" if race.best.new else "")
+    text.append("\n")
+    if over.ratings and len(over.ratings) == len(race.players):
+        changes = [
+            f"{name} {change.before} → {change.after}"
+            for name, change in zip(race.players, over.ratings, strict=True)
+        ]
+        text.append("rating: " + "   ·   ".join(changes) + "\n")
+    check = race.deal_check
+    if check is not None:
+        text.append(check.words, style="green" if check.ok else _LOUD)
+        text.append("\n")
+    text.append_text(_next_keys(race))
+    return text
+
+
+def times_words(over: Outcome, race: RaceView) -> str:
+    """``ann cleared in 41.2 s, 3.1 s ahead   ·   bob 40/52 in 38.5 s``."""
+    parts = []
+    for seat, name in enumerate(race.players):
+        count = over.counts[seat] if seat < len(over.counts) else race.boards[seat].count
+        t_ms = over.times_ms[seat] if seat < len(over.times_ms) else None
+        if t_ms is None:
+            parts.append(f"{name} {count}/52")
+            continue
+        part = f"{name} cleared in" if count == 52 else f"{name} {count}/52 in"
+        part += f" {seconds_text(t_ms)}"
+        if over.result == "win" and seat == over.winner and len(over.times_ms) == 2:
+            margin = margin_ms(seat, over.counts, over.times_ms, race.reached)
+            if margin is not None:
+                part += f", {seconds_text(margin)} ahead"
+        parts.append(part)
+    return "   ·   ".join(parts)
+
+
+def best_words(best: Best) -> str:
+    """``cleared in 41.2 s``, or ``40/52 in 38.5 s``."""
+    if best.count == 52:
+        return f"cleared in {seconds_text(best.ms)}"
+    return f"{best.count}/52 in {seconds_text(best.ms)}"
+
+
+def practice_best_words(best: PracticeBest) -> str:
+    """What the result says of the personal best for its rules ("" when there is none)."""
+    if best.new and best.previous is not None:
+        return f"new personal best ({best.rules}; was {best_words(best.previous)})"
+    if best.new:
+        return f"first personal best ({best.rules})"
+    if best.previous is not None:
+        return f"personal best ({best.rules}): {best_words(best.previous)}"
+    return ""
+
+
+def _next_keys(race: RaceView) -> Text:
+    text = Text()
+    if race.other is None:
+        return text.append("r  new deal    q  quit", style=_DIM)
+    if race.seat is None:
+        return text.append("Esc  back to the lobby", style=_DIM)
+    if race.rematch_offered:
+        opponent = race.players[1 - race.seat]
+        text.append(f"{opponent} wants a rematch!  ", style="bold green")
+    if race.rematch_asked:
+        text.append("rematch asked, waiting…  ", style="green")
+    return text.append("r  rematch    Esc  lobby    q  quit", style=_DIM)
