@@ -13,6 +13,11 @@
   stand-in for it, running the server's race core (:class:`server.race.Race`)
   locally; :mod:`client.tokens`: the per-server token file; :mod:`client.bests`: practice
   personal bests; :mod:`client.jsonfile`: how both files are read and written.
+- :mod:`client.api`: the server's HTTP API, the one module that speaks HTTP
+  (urllib in a thread); :mod:`client.apidata`: its answers as models;
+  :mod:`client.lookups`: what was asked and answered, in the state;
+  :mod:`client.replay`: a finished race played again from its record, on a
+  clock the caller moves; :mod:`client.pages`: drawings of all these.
 - :mod:`client.app` and :mod:`client.screens`: the Textual app;
   :mod:`client.cli`: the ``flowergarden`` command line.
 """

@@ -18,6 +18,9 @@ from textual.app import App
 from protocol import (
     Cancel,
     CreateRoom,
+    GameOver,
+    GameStart,
+    GameState,
     JoinRoom,
     Lobby,
     LobbySnapshot,
@@ -27,11 +30,13 @@ from protocol import (
     Welcome,
 )
 
+from .api import Api, ApiError
 from .bests import Best, BestStore, practice_key
 from .keys import Refusal, resolve_key, resolve_prompt
+from .lookups import ProfileQuery, answer
 from .net import Connection, LinkChanged, NameRefused, ServerEvent
 from .practice import Dealt, Practice
-from .screens import LobbyScreen, NameScreen, RaceScreen, StateScreen
+from .screens import BrowseScreen, LobbyScreen, NameScreen, RaceScreen, ReplayScreen, StateScreen
 from .state import ClientState, outcome_words
 from .tokens import TokenStore
 
@@ -41,13 +46,16 @@ if TYPE_CHECKING:
     from engine import Board, Card
     from protocol import ClientMessage
 
-    from .messages import BackToLobby, CardKey, CardTyped, Command, Notice
+    from .lookups import Query
+    from .messages import BackToLobby, CardKey, CardTyped, Command, Fetch, Notice, ReplayControl
     from .options import Options
 
 __all__ = ["Backend", "FlowerGardenApp"]
 
 LOBBY_POLL = 3.0
 """Seconds between lobby snapshots while the lobby is on screen (the server pushes none)."""
+REPLAY_TICK = 0.05
+"""Seconds between a replay's steps on screen: at 8x a bot's card every 40 ms keeps up."""
 
 
 class Backend(Protocol):
@@ -72,6 +80,7 @@ class FlowerGardenApp(App[int]):
         tokens: TokenStore | None = None,
         bests: BestStore | None = None,
         clock: Callable[[], float] = time.monotonic,
+        api: Api | None = None,
     ) -> None:
         super().__init__()
         self.options = options
@@ -81,6 +90,10 @@ class FlowerGardenApp(App[int]):
         self.state = ClientState(options.server, options.name or "", ascii=options.ascii)
         self.backend: Backend | None = None
         self.connection: Connection | None = None
+        if api is None and not options.practice:
+            api = Api(options.server)
+        self.api = api
+        """The server's HTTP API (:mod:`client.api`); None in practice."""
         self._start = self._first_action(options)
         self._welcomed = False
         self._polled = 0.0
@@ -89,6 +102,7 @@ class FlowerGardenApp(App[int]):
 
     def on_mount(self) -> None:
         self.set_interval(0.5, self._tick)
+        self.set_interval(REPLAY_TICK, self._replay_tick)
         if self.options.practice:
             practice = Practice(
                 self.post_message,
@@ -132,6 +146,7 @@ class FlowerGardenApp(App[int]):
         if self.state.apply(message, self.clock()) and self.backend is not None:
             self.backend.resync()
         self._practice_best()
+        self._look_up_ratings(message)
         if isinstance(message, LobbySnapshot) and self._start is not None:
             # After the snapshot, so that a resumed race (game_state comes first) wins.
             start, self._start = self._start, None
@@ -147,6 +162,17 @@ class FlowerGardenApp(App[int]):
             if self.state.race is None:
                 self.send(start)
         self.sync()
+
+    def _look_up_ratings(self, message: object) -> None:
+        """Who is provisional: the profiles of a rated race's players, one's own after it."""
+        race = self.state.race
+        if isinstance(message, GameStart | GameState) and race is not None:
+            if any(rating is not None for rating in message.ratings):
+                for name, bot in zip(race.players, race.bots or [False] * 2, strict=False):
+                    if not bot:
+                        self.fetch(ProfileQuery(name))
+        elif isinstance(message, GameOver) and message.ratings is not None and self.state.name:
+            self.fetch(ProfileQuery(self.state.name))
 
     def _on_welcome(self) -> None:
         waiting = self.state.waiting
@@ -230,6 +256,33 @@ class FlowerGardenApp(App[int]):
         self.send(Lobby())
         self.sync()
 
+    def on_fetch(self, event: Fetch) -> None:
+        self.fetch(event.query)
+        self.sync()
+
+    def fetch(self, query: Query) -> None:
+        """Ask the HTTP API in a worker, unless the same is asked already; the state keeps it."""
+        if self.api is None:
+            self.state.lookups.failed(query, "practice has no server to ask")
+        elif self.state.lookups.ask(query):
+            self.run_worker(self._fetch(self.api, query), group="api", exit_on_error=False)
+
+    async def _fetch(self, api: Api, query: Query) -> None:
+        try:
+            self.state.answered(query, await answer(api, query), self.clock())
+        except ApiError as exc:
+            self.state.lookups.failed(query, exc.words)
+        except Exception as exc:  # a bug here must cost the lookup, not the race
+            self.state.lookups.failed(query, f"the client could not read the answer: {exc!r}")
+        self.sync()
+
+    def on_replay_control(self, event: ReplayControl) -> None:
+        replay = self.state.lookups.race(event.game_id).value
+        if replay is None:
+            return
+        replay.control(event.action, self.clock())
+        self.sync()
+
     def send(self, message: ClientMessage) -> bool:
         """Send through the backend; a line that is down is said so at once."""
         if self.backend is None or not self.backend.send(message):
@@ -251,10 +304,24 @@ class FlowerGardenApp(App[int]):
         elif not racing and on_race and not self.options.practice:
             while not isinstance(self.screen, LobbyScreen) and len(self.screen_stack) > 1:
                 self.pop_screen()
+        elif racing and self.state.race is not None and self.state.race.over is None:
+            while isinstance(self.screen_stack[-1], BrowseScreen | ReplayScreen):
+                self.pop_screen()  # a rematch began while looking at a profile
         now = self.clock()
         for screen in self.screen_stack:
             if isinstance(screen, StateScreen):
                 screen.redraw(now)
+
+    def _replay_tick(self) -> None:
+        """Move the replay on screen on to the clock's ``now``, and draw it."""
+        screen = self.screen_stack[-1] if self.screen_stack else None  # none while closing
+        if not isinstance(screen, ReplayScreen):
+            return
+        replay = self.state.lookups.race(screen.game_id).value
+        if replay is not None and not replay.ended:
+            now = self.clock()
+            replay.advance(now)
+            screen.redraw(now)
 
     def _tick(self) -> None:
         now = self.clock()

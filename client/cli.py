@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import locale
 import sys
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from protocol import Rules
 
@@ -66,11 +66,22 @@ def _add_rules(parser: argparse.ArgumentParser) -> None:
         default=RACE_RULES.tiebreak,
         help="equal final counts: draw (default), or first: won by who reached the count first",
     )
+    _add_clock_and_rating(group)
+
+
+def _add_clock_and_rating(group: Any) -> None:
+    # ``group`` is what ``add_argument_group`` returns, a class argparse does not name publicly.
     group.add_argument(
         "--time-limit",
         type=int,
         metavar="SECONDS",
         help="a game clock of 30 to 3600 seconds (default: none)",
+    )
+    group.add_argument(
+        "--rated",
+        action="store_true",
+        help="a rated race: it changes both players' ratings; needs the mirror deal and "
+        "winnable layouts (the defaults), so that speed alone decides",
     )
 
 
@@ -78,7 +89,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="flowergarden",
         description="Race a friend at the solitaire Flower Garden, from the terminal.",
-        epilog="Keys: ? in the app. Practice alone: flowergarden practice --help.",
+        epilog="Keys: ? in the app. Practice alone: flowergarden practice --help. "
+        "A bot that races: flowergarden bot --help.",
     )
     parser.add_argument(
         "--server",
@@ -128,16 +140,7 @@ def parse_args(argv: Sequence[str] | None = None, *, encoding: str | None = None
     problem = url_problem(args.server)
     if problem is not None:
         parser.error(problem)
-    limit = args.time_limit
-    if limit is not None and not 30 <= limit <= 3600:
-        parser.error("--time-limit must be 30 to 3600 seconds")
-    rules = Rules(
-        deal=args.deal,
-        winnable_only=args.winnable_only,
-        redeals=args.redeals,
-        tiebreak=args.tiebreak,
-        time_limit_s=limit,
-    )
+    rules = _race_rules(parser, args)
     action: Literal["seek", "create_room", "join_room"] | None = None
     if args.seek:
         action = "seek"
@@ -156,8 +159,33 @@ def parse_args(argv: Sequence[str] | None = None, *, encoding: str | None = None
     )
 
 
+def _race_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Rules:
+    """The rules flags of a race, or the parser's error for a set that cannot be."""
+    limit = args.time_limit
+    if limit is not None and not 30 <= limit <= 3600:
+        parser.error("--time-limit must be 30 to 3600 seconds")
+    if args.rated and not (args.deal == "mirror" and args.winnable_only):
+        parser.error(
+            "--rated needs the mirror deal and winnable layouts: "
+            "leave out --deal independent and --any-layout"
+        )
+    return Rules(
+        deal=args.deal,
+        winnable_only=args.winnable_only,
+        redeals=args.redeals,
+        tiebreak=args.tiebreak,
+        time_limit_s=limit,
+        rated=args.rated,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """The console script ``flowergarden``; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["bot"]:  # `flowergarden bot`: its own command line, in client/bot.py
+        from .bot import main as bot
+
+        return bot(argv[1:])
     encoding = sys.stdout.encoding or locale.getpreferredencoding(False)
     options = parse_args(argv, encoding=encoding)
     from .app import FlowerGardenApp  # Textual loads only once the arguments are good

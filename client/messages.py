@@ -9,7 +9,9 @@ from textual.message import Message
 if TYPE_CHECKING:
     from protocol import ClientMessage
 
-__all__ = ["BackToLobby", "CardKey", "CardTyped", "Command", "Notice"]
+    from .lookups import Query
+
+__all__ = ["BackToLobby", "CardKey", "CardTyped", "Command", "Fetch", "Notice", "ReplayControl"]
 
 
 class Command(Message):
@@ -47,3 +49,21 @@ class CardTyped(Message):
     def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
+
+
+class Fetch(Message):
+    """Ask the server's HTTP API (:mod:`client.lookups`); the answer lands in the state."""
+
+    def __init__(self, query: Query) -> None:
+        super().__init__()
+        self.query = query
+
+
+class ReplayControl(Message):
+    """A key of the replay screen: ``pause``, ``step``, ``back``, ``restart``, ``end``, or a
+    speed (``1``, ``2``, ``4``, ``8``), for the replay of ``game_id``."""
+
+    def __init__(self, game_id: str, action: str) -> None:
+        super().__init__()
+        self.game_id = game_id
+        self.action = action

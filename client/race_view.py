@@ -81,6 +81,10 @@ class RaceView:
     labels: dict[engine.Card, str] = field(default_factory=dict)
     """Bouquet labels of the main board (see :mod:`client.keys`)."""
     bots: list[bool] = field(default_factory=list)
+    ratings: list[int | None] = field(default_factory=list)
+    """Each seat's rating before a rated race (``game_start``); None, or empty, when unrated."""
+    provisional: list[bool | None] = field(default_factory=list)
+    """Whether each seat's rating is provisional, as far as known (``welcome``, the API)."""
     commits: list[str] = field(default_factory=list)
     """Each seat's seed commit (``game_start``, ``game_state``); empty in practice."""
     dealt: list[Board] | None = None
@@ -185,6 +189,12 @@ class RaceView:
             if board.is_legal(card):
                 board.play(card)
         return board
+
+    def rating(self, seat: int) -> tuple[int | None, bool | None]:
+        """The seat's rating before the race and whether it is provisional (None: not known)."""
+        rating = self.ratings[seat] if seat < len(self.ratings) else None
+        provisional = self.provisional[seat] if seat < len(self.provisional) else None
+        return rating, provisional
 
     def relabel(self) -> None:
         self.labels = assign_labels(self.labels, self.board.bouquet)

@@ -13,6 +13,7 @@ from rich.text import Text
 from engine import Card
 from protocol import RACING
 
+from .apidata import rating_text
 from .cards import CARD_WIDTH, card_text, suit_mark
 from .keys import BED_KEYS
 from .timing import IDLE_WARNING, clock_text, stopwatch_text
@@ -55,11 +56,13 @@ _DIM = "#7a7a7a"
 
 
 def rules_words(rules: Rules, *, clock: bool = True) -> str:
-    """``mirror · winnable · 1 redeal · tiebreak first · 5:00 clock``: what differs from classic.
+    """``rated · mirror · winnable · 1 redeal · tiebreak first · 5:00 clock``.
 
     ``clock`` False leaves the time limit out (the top bar shows the time left instead).
     """
     words: list[str] = [rules.deal]
+    if rules.rated:
+        words.insert(0, "rated")
     if rules.winnable_only:
         words.append("winnable")
     if rules.redeals:
@@ -184,6 +187,9 @@ def _heading(race: RaceView, seat: int, now: float) -> Text:
     you = seat == race.seat
     name = race.players[seat] + (" (you)" if you and race.other is not None else "")
     text = Text(name, style="bold")
+    rating, provisional = race.rating(seat)
+    if rating is not None:
+        text.append(f" {rating_text(rating, provisional)}", style="magenta")
     text.append(f"  {board.count}/52", style="bold cyan")
     words = STATUS_WORDS.get(race.statuses[seat], race.statuses[seat])
     if words and not (race.statuses[seat] == "stuck" and not you):

@@ -14,10 +14,18 @@ from .timing import margin_ms, seconds_text
 from .words import outcome_words
 
 if TYPE_CHECKING:
+    from protocol import RatingChange
+
     from .bests import Best, PracticeBest
     from .race_view import Outcome, RaceView
 
-__all__ = ["best_words", "practice_best_words", "render_result", "times_words"]
+__all__ = [
+    "best_words",
+    "practice_best_words",
+    "rating_change_words",
+    "render_result",
+    "times_words",
+]
 
 _DIM = "#7a7a7a"
 _LOUD = "bold white on red"
@@ -38,7 +46,7 @@ def render_result(race: RaceView) -> Text:
     text.append("\n")
     if over.ratings and len(over.ratings) == len(race.players):
         changes = [
-            f"{name} {change.before} → {change.after}"
+            f"{name} {rating_change_words(change)}"
             for name, change in zip(race.players, over.ratings, strict=True)
         ]
         text.append("rating: " + "   ·   ".join(changes) + "\n")
@@ -48,6 +56,13 @@ def render_result(race: RaceView) -> Text:
         text.append("\n")
     text.append_text(_next_keys(race))
     return text
+
+
+def rating_change_words(change: RatingChange) -> str:
+    """``1500 → 1523 (+23)``; ``1500 → 1500 (±0)``."""
+    delta = change.after - change.before
+    sign = "+" if delta > 0 else "-" if delta < 0 else "±"
+    return f"{change.before} → {change.after} ({sign}{abs(delta)})"
 
 
 def times_words(over: Outcome, race: RaceView) -> str:
@@ -98,4 +113,4 @@ def _next_keys(race: RaceView) -> Text:
         text.append(f"{opponent} wants a rematch!  ", style="bold green")
     if race.rematch_asked:
         text.append("rematch asked, waiting…  ", style="green")
-    return text.append("r  rematch    Esc  lobby    q  quit", style=_DIM)
+    return text.append("r  rematch    o  their profile    Esc  lobby    q  quit", style=_DIM)

@@ -51,6 +51,7 @@ from protocol import (
     OpponentBack,
     Play,
     Played,
+    Rating,
     Redealt,
     Rematch,
     RematchOffered,
@@ -63,8 +64,10 @@ from protocol import (
     wire_status,
 )
 
+from .apidata import Profile, whole
 from .dealcheck import check_deal
 from .keys import assign_labels
+from .lookups import Lookups
 from .race_view import Outcome, RaceView, Waiting
 from .words import error_words, outcome_words
 
@@ -72,6 +75,7 @@ if TYPE_CHECKING:
     from protocol import ClientMessage, Limits, ServerMessage
 
     from .bests import PracticeBest
+    from .lookups import Answer, Query
 
 __all__ = ["ClientState", "Link", "Outcome", "RaceView", "Waiting", "outcome_words"]
 
@@ -95,6 +99,12 @@ class ClientState:
         """Why the last connection attempt ended, or why the client gave up."""
         self.resuming: str | None = None
         """The race a ``welcome`` should resume, until its ``game_state`` or a lobby snapshot."""
+        self.rating: Rating | None = None
+        """One's own rating (``welcome``, then each rated race's end and one's profile)."""
+        self.opponent: str | None = None
+        """The last opponent raced, for the lobby's key to their profile."""
+        self.lookups = Lookups()
+        """What the HTTP API answered (:mod:`client.lookups`)."""
         self.lobby: LobbySnapshot | None = None
         self.waiting: Waiting | None = None
         self.race: RaceView | None = None
@@ -145,6 +155,29 @@ class ClientState:
         elif isinstance(message, Rematch):
             race.rematch_asked = True
 
+    def answered(self, query: Query, answer: Answer, now: float) -> None:
+        """The HTTP API answered ``query``: keep it; a profile also tells who is provisional."""
+        self.lookups.answered(query, answer, now)
+        if isinstance(answer, Profile):
+            self._profile(answer)
+
+    def _profile(self, profile: Profile) -> None:
+        if profile.name.casefold() == self.name.casefold():
+            self.rating = Rating(rating=whole(profile.rating), provisional=profile.provisional)
+        race = self.race
+        if race is None:
+            return
+        for seat, name in enumerate(race.players):
+            if name.casefold() == profile.name.casefold() and seat < len(race.provisional):
+                race.provisional[seat] = profile.provisional
+
+    def _provisional(self, name: str) -> bool | None:
+        """Whether ``name``'s rating is provisional, as far as this client knows."""
+        if name.casefold() == self.name.casefold() and self.rating is not None:
+            return self.rating.provisional
+        known = self.lookups.known(name)
+        return None if known is None else known.provisional
+
     def leave_race(self) -> None:
         """Back to the lobby: forget the race (the server has, once it is over)."""
         self.race = None
@@ -161,7 +194,7 @@ class ClientState:
             self._new_race(message, now)
         elif isinstance(message, Welcome):
             self.name, self.player_id = message.name, message.player_id
-            self.limits = message.limits
+            self.limits, self.rating = message.limits, message.rating
             self._wait_for_resume()
         elif isinstance(message, LobbySnapshot):
             self.lobby = message
@@ -210,6 +243,8 @@ class ClientState:
             seq=message.seq,
             labels=dict(old.labels) if old is not None and same else {},
             bots=list(message.bots),
+            ratings=list(message.ratings),
+            provisional=[self._provisional(name) for name in message.players],
             commits=list(message.commits),
             idle_s=None if self.limits is None else self.limits.idle_s,
             reached=[{}, {}],
@@ -219,6 +254,8 @@ class ClientState:
         self._set_clocks(race, message, now)
         race.relabel()
         self.race, self.waiting = race, None
+        if race.seat is not None:
+            self.opponent = race.players[1 - race.seat]
         if isinstance(message, GameState) and message.over is not None:
             self._end(race, message.over, now)
         if not same:
@@ -242,6 +279,9 @@ class ClientState:
         """``game_over``: the result, the stopwatch stopped, the deal checked."""
         race.over = Outcome.of(over, race.statuses)
         race.stop(now)
+        if over.ratings is not None and race.seat is not None and self.rating is not None:
+            after = over.ratings[race.seat].after
+            self.rating = Rating(rating=after, provisional=self.rating.provisional)
         if race.commits:
             race.deal_check = check_deal(race.rules, race.commits, over.seeds, race.dealt)
 

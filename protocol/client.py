@@ -11,10 +11,11 @@ from typing import Annotated, Literal, TypeAlias
 
 from pydantic import Field, TypeAdapter
 
-from .common import CardCode, Message, Rules
+from .common import CardCode, Message, Model, Rules
 
 __all__ = [
     "CLIENT_ADAPTER",
+    "BotRequest",
     "Cancel",
     "ClientMessage",
     "CreateRoom",
@@ -45,11 +46,21 @@ class Lobby(Message):
     type: Literal["lobby"] = "lobby"
 
 
+class BotRequest(Model):
+    """A bot takes the other seat if no player is paired within ``after_s`` seconds."""
+
+    after_s: Annotated[int, Field(ge=0, le=300)]
+    """0: at once."""
+    level: Annotated[int, Field(ge=1, le=5)]
+    """1 (about 2 s a card) to 5 (about 0.3 s)."""
+
+
 class Seek(Message):
     """Joins the quick-match queue."""
 
     type: Literal["seek"] = "seek"
     rules: Rules = Rules()
+    bot: BotRequest | None = None
 
 
 class CreateRoom(Message):

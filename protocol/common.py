@@ -13,7 +13,15 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal, TypeAlias, TypeGuard, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StringConstraints, WithJsonSchema
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    StringConstraints,
+    WithJsonSchema,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 __all__ = [
@@ -25,6 +33,7 @@ __all__ = [
     "NAME_RULE",
     "PROTOCOL_VERSION",
     "RACING",
+    "RATED_RULE",
     "REQUEST_ID_RULE",
     "BedIndex",
     "Board",
@@ -51,6 +60,7 @@ CARD_PATTERN = r"^[A23456789TJQK][SHDC]$"
 REQUEST_ID_RULE = f"must be a string of at most {MAX_ID_LENGTH} characters or an integer"
 NAME_PATTERN = r"^[A-Za-z0-9_-]{1,20}$"
 """A player's name (``hello``): 1 to 20 ASCII letters, digits, ``_`` or ``-``."""
+RATED_RULE = "a rated race needs deal 'mirror' and winnable_only true"
 NAME_RULE = "a name is 1 to 20 ASCII letters, digits, '_' or '-'"
 _NAME = re.compile(NAME_PATTERN)
 
@@ -165,6 +175,14 @@ class Rules(Model):
     redeals: Redeals = 0
     tiebreak: Literal["draw", "first"] = "draw"
     time_limit_s: Annotated[int, Field(ge=30, le=3600)] | None = None
+    rated: bool = False
+    """The race changes both players' ratings: only where speed alone decides."""
+
+    @model_validator(mode="after")
+    def _rated_only_where_speed_decides(self) -> Rules:
+        if self.rated and not (self.deal == "mirror" and self.winnable_only):
+            raise ValueError(RATED_RULE)
+        return self
 
 
 class Foundations(Model):

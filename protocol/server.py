@@ -42,6 +42,7 @@ __all__ = [
     "OpponentAway",
     "OpponentBack",
     "Played",
+    "Rating",
     "RatingChange",
     "Redealt",
     "RematchOffered",
@@ -83,6 +84,14 @@ class Limits(Model):
     """The largest frame the server takes, in bytes."""
 
 
+class Rating(Model):
+    """A player's rating as clients show it: a whole number, ``?`` beside a provisional one."""
+
+    rating: int
+    provisional: bool
+    """The deviation is still 110 or more: too few rated races to be sure."""
+
+
 class Welcome(Message):
     """Reply to ``hello``. Keep ``token``: it is the only way back to this identity."""
 
@@ -91,6 +100,7 @@ class Welcome(Message):
     name: str
     token: str
     protocol: int
+    rating: Rating
     limits: Limits
 
 

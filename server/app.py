@@ -18,6 +18,7 @@ replaced by a newer one with the same token.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import secrets
@@ -32,11 +33,13 @@ from protocol import (
     GameStart,
     Hello,
     Limits,
+    Rating,
     Welcome,
     decode,
     encode_bytes,
 )
 
+from .api import Api
 from .cluster import Cluster
 from .connection import Conn, error, with_id
 from .events import (
@@ -58,6 +61,7 @@ from .metrics import CONTENT_TYPE, Metrics
 from .outbox import Writer
 from .remote import RemoteConn
 from .restore import restore
+from .static import StaticFiles
 from .store import StoreError, StoreUnavailable
 from .timers import RaceTimers
 from .transport import http_response, json_response, text_response
@@ -110,7 +114,9 @@ class GameServer:
             idle_limit=settings.idle_timeout,
             grace=settings.grace,
             wrong_codes_per_hour=settings.wrong_codes_per_ip,
+            rated_per_day=settings.rated_per_day,
         )
+        self.api = Api(store, settings.http_per_ip, clock)
         self._new_players = AddressLimit(settings.new_players_per_ip, settings.new_players_per_ip)
         self._limits = Limits(
             idle_s=_whole(settings.idle_timeout),
@@ -128,7 +134,8 @@ class GameServer:
             "/healthz": self._healthz,
             "/metrics": self._metrics,
         }
-        """The plain HTTP paths, each answered by a page; anything else but /ws is 404."""
+        """The plain HTTP paths, each answered by a page; then the browser client's files."""
+        self._static = StaticFiles.load()
         self._timers = RaceTimers(self._tick, clock)
         self._writes: set[asyncio.Future[None]] = set()
         self._hellos: set[asyncio.Task[None]] = set()
@@ -238,13 +245,17 @@ class GameServer:
 
     # -- HTTP ------------------------------------------------------------------
 
-    def request(self, conn: Conn, request: Request) -> Response | None:
+    def request(self, conn: Conn, request: Request) -> Response | asyncio.Future[Response] | None:
         """The answer to a connection's HTTP request: a page, a refusal, or None
         to open the websocket. A new page is one more entry in ``_pages``."""
         path = request.path.partition("?")[0]
         page = self._pages.get(path)
         if page is not None:
             return page(conn, request)
+        if path.startswith("/api/"):
+            return self.api.answer(conn.ip, request)
+        if path in self._static:
+            return self._static.answer(path, request)
         if path != "/ws":
             return text_response(HTTPStatus.NOT_FOUND, "Not found: the websocket is at /ws\n")
         if self.closing:
@@ -443,17 +454,21 @@ class GameServer:
     async def _hello(self, conn: AnyConn, hello: Hello) -> None:
         try:
             identity, token = await self._identify(hello, conn.ip)
+            if hello.token is not None:
+                identity = await self._rated(identity)
         except Refused as refused:
             self._error(conn, error(refused.code, refused.message, hello.id))
             return
         if conn.closing or conn.let_go or self.closing:
             return  # gone, or going, while the store answered: nobody to welcome
         conn.player = identity
+        rating = identity.rating
         welcome = Welcome(
             player_id=identity.player_id,
             name=identity.name,
             token=token,
             protocol=PROTOCOL_VERSION,
+            rating=Rating(rating=rating.shown, provisional=rating.provisional),
             limits=self._limits,
             id=hello.id,
         )
@@ -476,8 +491,19 @@ class GameServer:
             old.close(4000, "replaced by a newer connection")
         if self.cluster is not None:
             self.cluster.changed()  # one more online
-        outputs = self.lobby.connect(identity.player_id, identity.name, self.clock(), conn.ip)
+        outputs = self.lobby.connect(
+            identity.player_id, identity.name, self.clock(), conn.ip, identity.rating
+        )
         self._deliver(outputs, identity.player_id, None)
+
+    async def _rated(self, identity: Identity) -> Identity:
+        """``identity`` with the rating the store has now (races elsewhere may have moved it)."""
+        try:
+            rating = await self.store.rating(identity.player_id)
+        except StoreError as exc:
+            log.error("could not read %s's rating: %s", identity.name, exc)
+            raise Refused("unavailable", "your rating cannot be read now; try again") from None
+        return identity if rating is None else dataclasses.replace(identity, rating=rating)
 
     async def _identify(self, hello: Hello, address: str) -> tuple[Identity, str]:
         if hello.protocol is not None and hello.protocol != PROTOCOL_VERSION:

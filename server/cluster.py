@@ -39,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import dataclasses
 import itertools
 import logging
 import time
@@ -50,6 +51,7 @@ from protocol import ClientMessage, Lobby, Rules, Seek, encode
 
 from .bus import Bus
 from .events import Output, Queued, RaceEnded, RaceStarted, RoomListed, Send
+from .glicko2 import Glicko
 from .identity import Identity
 from .limits import RateLimiter
 from .outbox import Wire
@@ -157,6 +159,7 @@ class Cluster:
                 "w": self.worker,
                 "ip": conn.ip,
                 "p": [identity.player_id, identity.name, identity.token_hash, identity.created],
+                "r": list(dataclasses.astuple(identity.rating)),
                 "then": then,
             },
         )
@@ -317,7 +320,8 @@ class Cluster:
 
     def _attach(self, message: dict[str, Any]) -> None:
         player_id, name, token_hash, created = message["p"]
-        identity = Identity(player_id, name, token_hash, created)
+        rating = Glicko(*message["r"])
+        identity = Identity(player_id, name, token_hash, created, rating)
         server = self.server
         server.registry.learn(identity)
         remote = RemoteConn(

@@ -45,6 +45,8 @@ class Settings:
     send_queue: int = 512
     new_players_per_ip: int = 500
     wrong_codes_per_ip: int = 120
+    http_per_ip: int = 120
+    rated_per_day: int = 5
     workers: int = 1
     redis: str = ""
     worker_id: str = ""
@@ -78,6 +80,8 @@ _HELP = {
     "send_queue": "messages queued for a slow receiver before it is disconnected",
     "new_players_per_ip": "new players (hello without a token) one address may make an hour",
     "wrong_codes_per_ip": "wrong room codes one address may try an hour, 20 at most at once",
+    "http_per_ip": "HTTP API requests one address may make a minute, half of them at once",
+    "rated_per_day": "rated races the same two players may race each other a day",
     "workers": "worker processes serving the one port; more than 1 needs --redis and a"
     " postgresql:// --db: see deploy/README.md",
     "redis": "Redis URL (redis://, rediss:// or unix://) through which workers share the lobby",
@@ -132,6 +136,8 @@ def _check(parser: argparse.ArgumentParser, settings: Settings) -> None:
         parser.error(
             "--max-connections-per-ip, --max-connections and --send-queue must be at least 1"
         )
+    if min(settings.http_per_ip, settings.rated_per_day) < 1:
+        parser.error("--http-per-ip and --rated-per-day must be at least 1")
     if settings.new_players_per_ip < 1 or settings.wrong_codes_per_ip < 1:
         parser.error("--new-players-per-ip and --wrong-codes-per-ip must be at least 1")
     if settings.log_level.upper() not in {"DEBUG", "INFO", "WARNING", "ERROR"}:

@@ -17,33 +17,48 @@ from typing import TYPE_CHECKING, Any
 import engine
 from protocol import Rules, board_to_wire
 
+from .reads import Summary
 from .record import to_ms
+from .rows import last_cards
 from .seeding import dealers_from, wire
 
 if TYPE_CHECKING:
     from .record import RaceRecord
 
-__all__ = ["race_json", "summary_json"]
+__all__ = ["iso_date", "iso_time", "race_json", "summary_json", "summary_of"]
 
 
-def summary_json(record: RaceRecord, names: tuple[str, str]) -> dict[str, Any]:
-    """The race's summary, as a player's race history lists it."""
+def summary_json(summary: Summary) -> dict[str, Any]:
+    """A finished race as a player's history lists it."""
+    ratings = summary.ratings
     return {
-        "game_id": record.game_id,
-        "ended": _iso(record.ended),
-        "players": list(names),
+        "game_id": summary.game_id,
+        "ended": iso_time(summary.ended),
+        "players": list(summary.names),
         "bots": [False, False],
-        "rules": json.loads(record.rules_json),
-        "result": record.result,
-        "winner": record.winner,
-        "reason": record.reason,
-        "counts": list(record.counts),
-        "times_ms": [_last_card_ms(record, seat) for seat in (0, 1)],
-        "ratings": None,
+        "rules": json.loads(summary.rules_json),
+        "result": summary.result,
+        "winner": summary.winner,
+        "reason": summary.reason,
+        "counts": list(summary.counts),
+        "times_ms": list(summary.times_ms),
+        "ratings": None if ratings is None else [{"before": b, "after": a} for b, a in ratings],
     }
 
 
-def race_json(record: RaceRecord, names: tuple[str, str]) -> dict[str, Any]:
+def summary_of(record: RaceRecord, names: tuple[str, str]) -> Summary:
+    """A race's summary from its record, as the store would list it."""
+    ratings = None
+    if record.ratings is not None and record.ratings_after is not None:
+        (before0, before1), (after0, after1) = record.ratings, record.ratings_after
+        ratings = ((before0.shown, after0.shown), (before1.shown, after1.shown))
+    return Summary(
+        record.game_id, record.ended, names, record.rules_json, record.result, record.winner,
+        record.reason, record.counts, last_cards(record), ratings,
+    )  # fmt: skip
+
+
+def race_json(record: RaceRecord, summary: Summary) -> dict[str, Any]:
     """The whole finished race: its summary, seeds, commits, boards as dealt and moves.
 
     ``ValueError`` if the stored rules or seeds do not read.
@@ -54,7 +69,7 @@ def race_json(record: RaceRecord, names: tuple[str, str]) -> dict[str, Any]:
     legacy = record.dealing == engine.LEGACY_ALGORITHM
     seeds, commits = wire(dealers)
     return {
-        **summary_json(record, names),
+        **summary_json(summary),
         "dealing": record.dealing,
         "seeds": list(record.seeds) if legacy else seeds,
         "commits": None if legacy else commits,
@@ -66,10 +81,11 @@ def race_json(record: RaceRecord, names: tuple[str, str]) -> dict[str, Any]:
     }
 
 
-def _last_card_ms(record: RaceRecord, seat: int) -> int | None:
-    cards = [move for move in record.moves if move.seat == seat and move.card != "redeal"]
-    return to_ms(cards[-1].at) if cards else None
-
-
-def _iso(wall: float) -> str:
+def iso_time(wall: float) -> str:
+    """Wall-clock seconds as an ISO 8601 time in UTC, to the second."""
     return datetime.datetime.fromtimestamp(wall, datetime.UTC).isoformat(timespec="seconds")
+
+
+def iso_date(wall: float) -> str:
+    """Wall-clock seconds as an ISO 8601 date (UTC)."""
+    return datetime.datetime.fromtimestamp(wall, datetime.UTC).date().isoformat()

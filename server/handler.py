@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
+    import asyncio
+
     from .outbox import Writer
     from .transport import Connection, Request, Response
 
@@ -23,8 +25,15 @@ C_contra = TypeVar("C_contra", bound="Connection", contravariant=True)
 class Handler(Protocol[C_contra]):
     """What the glue does with a connection; no callback may raise or wait."""
 
-    def request(self, connection: C_contra, request: Request) -> Response | None:
-        """The answer to the opening handshake's request, or None to upgrade."""
+    def request(
+        self, connection: C_contra, request: Request
+    ) -> Response | asyncio.Future[Response] | None:
+        """The answer to the opening handshake's request, or None to upgrade.
+
+        A page that must wait (for the store) gives a future of its answer,
+        which the connection sends when it is done; the opening timeout
+        still bounds the wait.
+        """
 
     def opened(self, connection: C_contra) -> None:
         """The websocket is open."""

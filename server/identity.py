@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from protocol import NAME_RULE, is_name
 
 from .events import Refused
+from .glicko2 import NEW, Glicko
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -32,6 +33,8 @@ class Identity:
     token_hash: str
     created: float
     """Wall-clock seconds since the epoch."""
+    rating: Glicko = NEW
+    """As of the player's hello (the store's): the glue reads it afresh each time."""
 
 
 def hash_token(token: str) -> str:

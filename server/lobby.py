@@ -51,16 +51,21 @@ from protocol import (
 )
 
 from .events import Output, Queued, Refused, RoomListed, Send, Wake
+from .glicko2 import NEW, Glicko
 from .limits import AddressLimit
 from .listing import Listed, Listing
 from .race import Race, SeatInfo
 from .seeding import fresh_dealers
+from .seeks import Seeks
 
 if TYPE_CHECKING:
     import random
     from collections.abc import Callable
 
-__all__ = ["ROOM_ALPHABET", "ROOM_CODE_LENGTH", "Lobby"]
+__all__ = ["QUEUE", "ROOM_ALPHABET", "ROOM_CODE_LENGTH", "Lobby"]
+
+QUEUE = ""
+"""The key of the rated queue's timer among the races' (no game id is empty)."""
 
 ROOM_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 """Digits and capitals without 0, O, 1 and I, which people mix up when reading out."""
@@ -75,6 +80,7 @@ class _Player:
     address: str = ""
     """The IP address of the player's connection, for the limits per address."""
     online: bool = False
+    rating: Glicko = NEW
     seeking: Rules | None = None
     room: str | None = None
     race: Race | None = None
@@ -113,6 +119,7 @@ class Lobby:
         idle_limit: float | None,
         grace: float,
         wrong_codes_per_hour: int = 120,
+        rated_per_day: int = 5,
     ) -> None:
         """``rng`` deals, names races and rooms: pass ``secrets.SystemRandom()`` in production.
 
@@ -125,7 +132,7 @@ class Lobby:
         self.idle_limit = idle_limit
         self.grace = grace
         self._players: dict[str, _Player] = {}
-        self._queue: dict[Rules, list[str]] = {}
+        self._seeks = Seeks(rated_per_day)
         self._rooms: dict[str, _Room] = {}
         self._races: dict[str, Race] = {}
         self._rematches: dict[str, _Rematch] = {}
@@ -182,7 +189,7 @@ class Lobby:
                                           counts=race.counts, bots=[False, False]))
             for race in islice(reversed(self._races.values()), LIST_CAP)
         ]  # fmt: skip
-        seeks = {rules: len(queue) for rules, queue in self._queue.items()}
+        seeks = self._seeks.counts()
         return Listing(self.online, seeks, rooms, len(public), games, len(self._races))
 
     def resync(self, player_id: str, now: float) -> list[Output]:
@@ -199,10 +206,16 @@ class Lobby:
 
     # -- connections -----------------------------------------------------------
 
-    def connect(self, player_id: str, name: str, now: float, address: str = "") -> list[Output]:
-        """A player is online (new, back, or on a replacing connection) from ``address``."""
+    def connect(
+        self, player_id: str, name: str, now: float, address: str = "", rating: Glicko = NEW
+    ) -> list[Output]:
+        """A player is online (new, back, or on a replacing connection) from ``address``.
+
+        ``rating`` is the store's, as of this hello: a race records its ratings
+        before its ``game_over`` goes out, so the store is never behind.
+        """
         player = self._players.setdefault(player_id, _Player(player_id, name))
-        player.online, player.address = True, address
+        player.online, player.address, player.rating = True, address, rating
         if player.race is not None:
             return player.race.come_back(player.race.seat_of(player_id), now)
         if player.missed_over and player.last_race is not None:
@@ -244,7 +257,9 @@ class Lobby:
         return handler(self._players[player_id], message, now)
 
     def tick(self, game_id: str, now: float) -> list[Output]:
-        """Apply the deadlines of a race that have passed by ``now``."""
+        """Apply what is due by ``now``: a race's deadlines, or the rated queue's (``QUEUE``)."""
+        if game_id == QUEUE:
+            return self._pair_waiting(now)
         race = self._races.get(game_id)
         return self._after_race(race, race.tick(now)) if race else []
 
@@ -257,16 +272,33 @@ class Lobby:
         out = self._move_on(player)
         rules = message.rules
         out.append(Send((player.id,), Seeking(rules=rules)))
-        queue = self._queue.setdefault(rules, [])
-        if not queue:
-            queue.append(player.id)
+        found = self._seeks.opponent(player.id, rules, player.rating.rating, now)
+        if found is None:
+            self._seeks.add(player.id, rules, player.rating.rating, now)
             player.seeking = rules
-            return [*out, Queued(player.id, rules)]
-        opponent = self._players[queue.pop(0)]
-        if not queue:
-            del self._queue[rules]
-        opponent.seeking = None
+            wake = self._queue_wake(now) if rules.rated else []
+            return [*out, Queued(player.id, rules), *wake]
+        opponent = self._players[found]
+        self._unqueue(opponent)
         return [*out, Queued(opponent.id, None), *self._start(opponent, player, rules, now)]
+
+    def _unqueue(self, player: _Player) -> None:
+        self._seeks.remove(player.id)
+        player.seeking = None
+
+    def _queue_wake(self, now: float) -> list[Output]:
+        """When waiting alone next makes a rated pair acceptable (the queue's one timer)."""
+        return [Wake(QUEUE, self._seeks.next_pairing(now))]
+
+    def _pair_waiting(self, now: float) -> list[Output]:
+        """Pair the rated seekers whose windows have widened enough by ``now``."""
+        out: list[Output] = []
+        for first_id, second_id, rules in self._seeks.due(now):
+            first, second = self._players[first_id], self._players[second_id]
+            first.seeking = second.seeking = None
+            out += [Queued(first.id, None), Queued(second.id, None)]
+            out += self._start(first, second, rules, now)
+        return [*out, *self._queue_wake(now)]
 
     def _create_room(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
         assert message.type == "create_room"
@@ -289,6 +321,7 @@ class Lobby:
             raise Refused("room_not_found", f"no open room has the code {message.code!r}")
         if room.race is not None:
             raise Refused("room_full", "that room's race has already started")
+        self._check_rated(room.rules, room.host, player.id, now)
         moved = self._move_on(player)
         host = self._players[room.host]
         host.room = None
@@ -320,8 +353,9 @@ class Lobby:
         offer = self._rematches.get(player.finished)
         if offer is None:
             raise Refused("game_not_found", "the rematch offer has lapsed")
-        offer.asked.add(player.id)
         race = offer.race
+        self._check_rated(race.rules, race.player_ids[0], race.player_ids[1], now)
+        offer.asked.add(player.id)
         if len(offer.asked) < 2:
             opponent = race.player_ids[1 - race.seat_of(player.id)]
             return [Send((opponent,), RematchOffered(game_id=race.game_id))]
@@ -346,6 +380,10 @@ class Lobby:
     def _name(self, player_id: str) -> str:
         return self._players[player_id].name
 
+    def _check_rated(self, rules: Rules, first: str, second: str, now: float) -> None:
+        if rules.rated and not self._seeks.allows_rated(first, second, now):
+            raise Refused("rate_limited", "you two have had today's rated races; race unrated")
+
     def _check_free(self, player: _Player) -> None:
         if player.race is not None:
             raise Refused("busy", "you are in a race")
@@ -369,11 +407,7 @@ class Lobby:
         out: list[Output] = []
         self._lapse_rematch(player)
         if player.seeking is not None:
-            queue = self._queue[player.seeking]
-            queue.remove(player.id)
-            if not queue:
-                del self._queue[player.seeking]
-            player.seeking = None
+            self._unqueue(player)
             out.append(Queued(player.id, None))
         if player.room is not None:
             del self._rooms[player.room]
@@ -408,7 +442,14 @@ class Lobby:
         game_id = f"{self._rng.getrandbits(64):016x}"
         dealers = fresh_dealers(rules, self._rng)
         seats = (SeatInfo(first.id, first.name), SeatInfo(second.id, second.name))
-        race = Race(game_id, seats, rules, dealers, idle_limit=self.idle_limit, grace=self.grace)
+        ratings = None
+        if rules.rated:
+            self._seeks.charge_rated(first.id, second.id, now)
+            ratings = (first.rating, second.rating)
+        race = Race(
+            game_id, seats, rules, dealers, idle_limit=self.idle_limit, grace=self.grace,
+            ratings=ratings,
+        )  # fmt: skip
         self._races[game_id] = race
         if room is not None:
             room.race = race  # before the start, which may end the race (and close the room)
@@ -424,9 +465,11 @@ class Lobby:
         del self._races[race.game_id]
         self._rooms = {code: room for code, room in self._rooms.items() if room.race is not race}
         players = [self._players[pid] for pid in race.player_ids]
-        for player in players:
+        for player, rating in zip(players, race.ratings_after or (None, None), strict=True):
             player.race, player.last_race, player.finished = None, race, race.game_id
             player.missed_over = not player.online
+            if rating is not None:
+                player.rating = rating
         if all(player.online for player in players):
             self._rematches[race.game_id] = _Rematch(race)
         for player_id in race.watchers:  # they have had the game_over: nothing more to watch

@@ -19,6 +19,22 @@ _MOVES_VIEW = """CREATE VIEW moves (race_id, seq, seat, card, at) AS
     FROM races, json_each(races.moves) AS move"""
 """Each move of each race as a row, as schema version 1 kept them."""
 
+_RACE_COLUMNS = (
+    "time0", "time1", "rating0_before", "rating0_after", "rating1_before", "rating1_after",
+)  # fmt: skip
+"""Each seat's time of its last card (ms), and the ratings of a rated race."""
+
+_LAST_CARD = """UPDATE races SET time%d = (
+    SELECT json_extract(move.value, '$[3]') FROM json_each(races.moves) AS move
+    WHERE json_extract(move.value, '$[1]') = %d AND json_extract(move.value, '$[2]') != 'redeal'
+    ORDER BY json_extract(move.value, '$[0]') DESC LIMIT 1)"""
+"""A race's seat's time of its last card, from its moves ([seq, seat, card, ms])."""
+
+_BEST_CLEAR = """UPDATE players SET best_clear_ms = (
+    SELECT min(CASE winner WHEN 0 THEN time0 ELSE time1 END) FROM races
+    WHERE reason = 'cleared'
+    AND ((winner = 0 AND player0 = players.id) OR (winner = 1 AND player1 = players.id)))"""
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 0 -> 1: the first schema.
     (
@@ -120,6 +136,22 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "ALTER TABLE races ADD COLUMN dealing TEXT NOT NULL DEFAULT 'mt19937'",
         "ALTER TABLE live_races ADD COLUMN dealing TEXT NOT NULL DEFAULT 'mt19937'",
+    ),
+    # 5 -> 6: ratings (server/glicko2.py), race times, and what the HTTP API
+    # reads (server/reads.py). Times of races recorded before come from their moves.
+    (
+        "ALTER TABLE players ADD COLUMN rating REAL NOT NULL DEFAULT 1500",
+        "ALTER TABLE players ADD COLUMN deviation REAL NOT NULL DEFAULT 500",
+        "ALTER TABLE players ADD COLUMN volatility REAL NOT NULL DEFAULT 0.09",
+        "ALTER TABLE players ADD COLUMN rated_races INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE players ADD COLUMN best_clear_ms INTEGER",
+        *(f"ALTER TABLE races ADD COLUMN {column} INTEGER" for column in _RACE_COLUMNS),
+        "ALTER TABLE live_races ADD COLUMN ratings TEXT",
+        *(_LAST_CARD % (seat, seat) for seat in (0, 1)),
+        _BEST_CLEAR,
+        "CREATE INDEX races_by_player0 ON races (player0, ended)",
+        "CREATE INDEX races_by_player1 ON races (player1, ended)",
+        "CREATE INDEX players_by_rating ON players (rating)",
     ),
 )
 """``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""

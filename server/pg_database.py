@@ -23,16 +23,31 @@ from typing import TYPE_CHECKING, Any
 
 import psycopg
 
+from . import reads
 from .faults import StoreError, StoreRefused, StoreUnavailable
 from .identity import Identity
 from .pg_migrations import migrate
 from .record import Entry, MoveRecord, RaceRecord
-from .rows import LiveRace, live_race, moves_json, outcome
+from .rows import (
+    UPDATE_BEST_CLEAR,
+    UPDATE_RATING,
+    LiveRace,
+    best_clear,
+    last_cards,
+    live_race,
+    moves_json,
+    outcome,
+    rating_updates,
+    ratings_json,
+    shown_ratings,
+)
 from .sqlite import ABORTED, PlayerStats
 
 if TYPE_CHECKING:
     from psycopg.rows import TupleRow
 
+    from .glicko2 import Glicko
+    from .record import RaceStart
     from .sqlite import Writes
 
 __all__ = ["PgDatabase", "classified_pg"]
@@ -143,12 +158,10 @@ class PgDatabase:
             # executemany sends every row in one pipeline: one round trip, not one a row.
             if writes.starts:
                 await cursor.executemany(
-                    b"INSERT INTO live_races (id, rules, dealing, seeds, player0, player1, started)"
-                    b" VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
-                    [
-                        (s.game_id, s.rules_json, s.dealing, _seeds(s.seeds), *s.player_ids, wall)
-                        for s, wall in writes.starts
-                    ],
+                    b"INSERT INTO live_races (id, rules, dealing, seeds, ratings, player0, player1,"
+                    b" started) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+                    b" ON CONFLICT (id) DO NOTHING",
+                    [_start_row(s, wall) for s, wall in writes.starts],
                 )
             if writes.entries:
                 await cursor.executemany(
@@ -169,8 +182,10 @@ class PgDatabase:
         # ON CONFLICT: a known race is skipped atomically, even against another server.
         inserted = await self._conn.execute(
             b"INSERT INTO races (id, rules, dealing, seeds, player0, player1, started, ended,"
-            b" result, winner, reason, count0, count1, moves)"
-            b" VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb)"
+            b" result, winner, reason, count0, count1, moves, time0, time1, rating0_before,"
+            b" rating0_after, rating1_before, rating1_after)"
+            b" VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb,"
+            b" %s, %s, %s, %s, %s, %s)"
             b" ON CONFLICT (id) DO NOTHING RETURNING id",
             (
                 record.game_id,
@@ -185,6 +200,8 @@ class PgDatabase:
                 record.reason,
                 *record.counts,
                 moves,
+                *last_cards(record),
+                *shown_ratings(record),
             ),
         )
         if await inserted.fetchone() is None or record.reason == ABORTED:
@@ -196,6 +213,11 @@ class PgDatabase:
                 b" draws = draws + %s, last_seen = %s WHERE id = %s",
                 (wins, losses, draws, ended_wall, player_id),
             )
+        for player_id, rating in rating_updates(record):
+            await self._conn.execute(_UPDATE_RATING, (*rating, player_id))
+        clear = best_clear(record)
+        if clear is not None:
+            await self._conn.execute(_UPDATE_BEST_CLEAR, clear)
 
     async def touch(self, player_id: str, wall: float) -> None:
         cursor = await self._conn.execute(
@@ -220,8 +242,9 @@ class PgDatabase:
         async with conn.transaction():
             await conn.execute(b"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             races = await conn.execute(
-                b"SELECT l.id, l.rules, l.dealing, l.seeds, l.player0, l.player1, p0.name, p1.name,"
-                b" l.elapsed FROM live_races AS l LEFT JOIN players AS p0 ON p0.id = l.player0"
+                b"SELECT l.id, l.rules, l.dealing, l.seeds, l.ratings, l.player0, l.player1,"
+                b" p0.name, p1.name, l.elapsed FROM live_races AS l"
+                b" LEFT JOIN players AS p0 ON p0.id = l.player0"
                 b" LEFT JOIN players AS p1 ON p1.id = l.player1 ORDER BY l.started, l.id"
             )
             race_rows = await races.fetchall()
@@ -285,6 +308,44 @@ class PgDatabase:
         row = await cursor.fetchone()
         return 0 if row is None else int(row[0])
 
+    # -- what the HTTP API reads (server/reads.py) ------------------------------
+
+    async def _rows(self, sql: str, arguments: tuple[object, ...]) -> list[tuple[object, ...]]:
+        cursor = await self._conn.execute(reads.for_postgres(sql), arguments)
+        return list(await cursor.fetchall())
+
+    async def rating(self, player_id: str) -> Glicko | None:
+        rows = await self._rows(reads.RATING, (player_id,))
+        return reads.rating(rows[0] if rows else None)
+
+    async def leaderboard(self, limit: int) -> list[reads.Ranked]:
+        return [reads.ranked(row) for row in await self._rows(reads.LEADERBOARD, (limit,))]
+
+    async def profile(self, name: str) -> reads.Profile | None:
+        rows = await self._rows(reads.PROFILE, (name.lower(),))
+        return reads.profile(rows[0]) if rows else None
+
+    async def history(self, player_id: str, limit: int, before: str | None) -> list[reads.Summary]:
+        if before is None:
+            rows = await self._rows(reads.HISTORY, (player_id, player_id, limit))
+        else:
+            arguments = (player_id, player_id, before, before, before, limit)
+            rows = await self._rows(reads.HISTORY_BEFORE, arguments)
+        return [reads.summary(row) for row in rows]
+
+    async def summary(self, game_id: str) -> reads.Summary | None:
+        rows = await self._rows(reads.SUMMARY, (game_id,))
+        return reads.summary(rows[0]) if rows else None
+
 
 def _seeds(seeds: tuple[str | int, ...]) -> str:
     return json.dumps(list(seeds))
+
+
+_UPDATE_RATING = reads.for_postgres(UPDATE_RATING)
+_UPDATE_BEST_CLEAR = reads.for_postgres(UPDATE_BEST_CLEAR)
+
+
+def _start_row(start: RaceStart, wall: float) -> tuple[object, ...]:
+    seeds, ratings = _seeds(start.seeds), ratings_json(start.ratings)
+    return (start.game_id, start.rules_json, start.dealing, seeds, ratings, *start.player_ids, wall)

@@ -27,6 +27,22 @@ __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "NewerSchema", "migrate", "schema_ver
 
 _LOCK_KEY = 0x466C6F77  # "Flow": any constant; names this schema's migration lock
 
+_RACE_COLUMNS = (
+    b"time0", b"time1", b"rating0_before", b"rating0_after", b"rating1_before", b"rating1_after",
+)  # fmt: skip
+"""Each seat's time of its last card (ms), and the ratings of a rated race."""
+
+_LAST_CARD = b"""UPDATE races SET time%d = (
+    SELECT (move->>3)::integer FROM jsonb_array_elements(races.moves) AS move
+    WHERE (move->>1)::integer = %d AND move->>2 <> 'redeal'
+    ORDER BY (move->>0)::integer DESC LIMIT 1)"""
+"""A race's seat's time of its last card, from its moves ([seq, seat, card, ms])."""
+
+_BEST_CLEAR = b"""UPDATE players SET best_clear_ms = (
+    SELECT min(CASE winner WHEN 0 THEN time0 ELSE time1 END) FROM races
+    WHERE reason = 'cleared'
+    AND ((winner = 0 AND player0 = players.id) OR (winner = 1 AND player1 = players.id)))"""
+
 MIGRATIONS: tuple[tuple[bytes, ...], ...] = (
     # 0 -> 1: the first schema, as SQLite's stands at its version 3.
     (
@@ -89,6 +105,22 @@ MIGRATIONS: tuple[tuple[bytes, ...], ...] = (
     (
         b"ALTER TABLE races ADD COLUMN dealing text NOT NULL DEFAULT 'mt19937'",
         b"ALTER TABLE live_races ADD COLUMN dealing text NOT NULL DEFAULT 'mt19937'",
+    ),
+    # 2 -> 3: ratings (server/glicko2.py), race times, and what the HTTP API
+    # reads (server/reads.py). Times of races recorded before come from their moves.
+    (
+        b"ALTER TABLE players ADD COLUMN rating double precision NOT NULL DEFAULT 1500",
+        b"ALTER TABLE players ADD COLUMN deviation double precision NOT NULL DEFAULT 500",
+        b"ALTER TABLE players ADD COLUMN volatility double precision NOT NULL DEFAULT 0.09",
+        b"ALTER TABLE players ADD COLUMN rated_races integer NOT NULL DEFAULT 0",
+        b"ALTER TABLE players ADD COLUMN best_clear_ms integer",
+        *(b"ALTER TABLE races ADD COLUMN %s integer" % column for column in _RACE_COLUMNS),
+        b"ALTER TABLE live_races ADD COLUMN ratings text",
+        *(_LAST_CARD % (seat, seat) for seat in (0, 1)),
+        _BEST_CLEAR,
+        b"CREATE INDEX races_by_player0 ON races (player0, ended)",
+        b"CREATE INDEX races_by_player1 ON races (player1, ended)",
+        b"CREATE INDEX players_by_rating ON players (rating)",
     ),
 )
 """``MIGRATIONS[n]`` takes a database from ``schema_version`` n to n + 1."""

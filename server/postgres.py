@@ -54,7 +54,9 @@ from .sqlite import Writes
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
+    from .glicko2 import Glicko
     from .identity import Identity
+    from .reads import Profile, Ranked, Summary
     from .record import Entry, RaceRecord, RaceStart
     from .sqlite import LiveRace, PlayerStats
 
@@ -143,6 +145,21 @@ class PostgresStore:
 
     async def race_count(self) -> int:
         return await self._run(lambda db: db.race_count())
+
+    async def rating(self, player_id: str) -> Glicko | None:
+        return await self._run(lambda db: db.rating(player_id))
+
+    async def leaderboard(self, limit: int) -> list[Ranked]:
+        return await self._run(lambda db: db.leaderboard(limit))
+
+    async def profile(self, name: str) -> Profile | None:
+        return await self._run(lambda db: db.profile(name))
+
+    async def history(self, player_id: str, limit: int, before: str | None) -> list[Summary]:
+        return await self._run(lambda db: db.history(player_id, limit, before))
+
+    async def summary(self, game_id: str) -> Summary | None:
+        return await self._run(lambda db: db.summary(game_id))
 
     async def close(self) -> None:
         if self._closing is None:

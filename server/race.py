@@ -52,6 +52,7 @@ from protocol import (
 
 from .deciding import Standing, by_counts, decided
 from .events import Journaled, Output, RaceEnded, RaceStarted, Refused, Send, SendPlayed, Wake
+from .glicko2 import rate_race
 from .record import Entry, MoveRecord, RaceRecord, RaceStart
 from .record import to_ms as _ms
 from .seeding import stored, wire
@@ -59,6 +60,7 @@ from .seeding import stored, wire
 if TYPE_CHECKING:
     from protocol import BoardStatus, Rules
 
+    from .glicko2 import Glicko
     from .seeding import Dealers
 
 __all__ = ["Race", "SeatInfo"]
@@ -98,10 +100,12 @@ class Race:
         *,
         idle_limit: float | None,
         grace: float,
+        ratings: tuple[Glicko, Glicko] | None = None,
     ) -> None:
         """``dealers``: each seat's, which deals its layout and its redeal.
 
         ``idle_limit`` None: no idle limit (practice, where nobody waits).
+        ``ratings``: the players' before a rated race (None: unrated).
         """
         self.game_id = game_id
         self.rules = rules
@@ -112,6 +116,10 @@ class Race:
         self.started = 0.0
         self.ended: float | None = None
         self.over: GameOver | None = None
+        self.ratings = ratings
+        self.ratings_after: tuple[Glicko, Glicko] | None = None
+        """The players' new ratings, once a rated race has ended."""
+        self._shown = [None, None] if ratings is None else [g.shown for g in ratings]
         winnable = rules.winnable_only
         # A mirror race deals one layout (immutable) for both seats: half the
         # work of starting it, which comes in bursts when many races end at once.
@@ -169,7 +177,7 @@ class Race:
             seat=seat,
             players=self.names,
             bots=[False, False],
-            ratings=[None, None],
+            ratings=self._shown,
             rules=self.rules,
             boards=[board_to_wire(s.board, s.status) for s in self._seats],
             commits=self._commits,
@@ -218,7 +226,7 @@ class Race:
                     seat=index,
                     players=self.names,
                     bots=[False, False],
-                    ratings=[None, None],
+                    ratings=self._shown,
                     rules=self.rules,
                     boards=boards,
                     commits=self._commits,
@@ -448,11 +456,20 @@ class Race:
                 "counts": self.counts,
                 "times_ms": [self._last_card_ms(seat) for seat in self._seats],
                 "seeds": self._seeds,
-                "ratings": None,
+                "ratings": self._rate(winner, reason),
                 "seq": self.seq,
             }
         )
         return [RaceEnded(self._record(now)), self._broadcast(self.over)]
+
+    def _rate(self, winner: int | None, reason: str) -> list[dict[str, int]] | None:
+        """A rated race's new ratings (``ratings_after``), as ``game_over`` shows them."""
+        if self.ratings is None or reason == "aborted":  # an aborted race is never rated
+            return None
+        score = 0.5 if winner is None else 1.0 - winner
+        self.ratings_after = rate_race(*self.ratings, score)
+        pairs = zip(self.ratings, self.ratings_after, strict=True)
+        return [{"before": before.shown, "after": after.shown} for before, after in pairs]
 
     @staticmethod
     def _last_card_ms(seat: _Seat) -> int | None:
@@ -468,6 +485,7 @@ class Race:
             seeds=seeds,
             player_ids=(self._players[0], self._players[1]),
             names=(self._seats[0].info.name, self._seats[1].info.name),
+            ratings=self.ratings,
         )
 
     def _record(self, now: float) -> RaceRecord:
@@ -489,4 +507,6 @@ class Race:
             winner=over.winner,
             reason=over.reason,
             counts=(over.counts[0], over.counts[1]),
+            ratings=self.ratings,
+            ratings_after=self.ratings_after,
         )

@@ -10,7 +10,10 @@ server rebuilds it (:meth:`server.race.Race.restore`); a finished race is its
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from .glicko2 import Glicko
 
 __all__ = ["ENTRY_KINDS", "Entry", "MoveRecord", "RaceRecord", "RaceStart", "to_ms"]
 
@@ -51,6 +54,10 @@ class RaceRecord:
     winner: int | None
     reason: str
     counts: tuple[int, int]
+    ratings: tuple[Glicko, Glicko] | None = None
+    """The players' ratings before a rated race; None if it was not rated."""
+    ratings_after: tuple[Glicko, Glicko] | None = None
+    """Their ratings after it, which the store keeps with the record, in one transaction."""
 
 
 ENTRY_KINDS = frozenset({"redeal", "resigned", "abandoned", "timed_out", "time"})
@@ -84,3 +91,5 @@ class RaceStart:
     seeds: tuple[str | int, ...]
     player_ids: tuple[str, str]
     names: tuple[str, str]
+    ratings: tuple[Glicko, Glicko] | None = None
+    """The players' ratings before a rated race, for a restored race to rate from."""

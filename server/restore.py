@@ -59,7 +59,10 @@ def restore(
     try:
         rules = Rules.model_validate(json.loads(start.rules_json))
         dealers = dealers_from(start.dealing, start.seeds)
-        race = Race(start.game_id, seats, rules, dealers, idle_limit=idle_limit, grace=grace)
+        race = Race(
+            start.game_id, seats, rules, dealers, idle_limit=idle_limit, grace=grace,
+            ratings=start.ratings if rules.rated else None,
+        )  # fmt: skip
     except (ValueError, TypeError) as exc:
         log.error("race %s cannot be restored, its start is unreadable: %s", start.game_id, exc)
         blank = engine.SeedDealer(bytes(engine.SEED_SIZE))

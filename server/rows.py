@@ -15,12 +15,36 @@ import math
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .faults import StoreRefused
-from .record import Entry, MoveRecord, RaceStart, to_ms
+from .glicko2 import Glicko
+from .record import Entry, MoveRecord, RaceRecord, RaceStart, to_ms
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["LiveRace", "live_race", "moves_json", "outcome", "race_ids"]
+__all__ = [
+    "UPDATE_BEST_CLEAR",
+    "UPDATE_RATING",
+    "LiveRace",
+    "best_clear",
+    "last_cards",
+    "live_race",
+    "moves_json",
+    "outcome",
+    "race_ids",
+    "rating_updates",
+    "ratings_json",
+    "shown_ratings",
+]
+
+UPDATE_RATING = (
+    "UPDATE players SET rating = ?, deviation = ?, volatility = ?,"
+    " rated_races = rated_races + 1 WHERE id = ?"
+)
+"""A rated race's new rating for one player (``?`` placeholders: PostgreSQL swaps them)."""
+UPDATE_BEST_CLEAR = (
+    "UPDATE players SET best_clear_ms = ? WHERE id = ?"
+    " AND (best_clear_ms IS NULL OR best_clear_ms > ?)"
+)
 
 log = logging.getLogger("flowergarden.server")
 
@@ -31,12 +55,13 @@ _compact_json = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
-    """A live race's row (id, rules, dealing, seeds, player ids, names, elapsed) and its journal.
+    """A live race's row (id, rules, dealing, seeds, ratings, player ids, names, elapsed) and
+    its journal.
 
     Each race with something unreadable is logged by its id; its entries are
     given as they are, for restoring to judge.
     """
-    game_id, rules, dealing, seeds, player0, player1, name0, name1, elapsed = row
+    game_id, rules, dealing, seeds, ratings, player0, player1, name0, name1, elapsed = row
     unread = []
     if not isinstance(rules, str):
         unread.append("rules")
@@ -48,6 +73,9 @@ def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
     if seed_list is None:
         unread.append("seeds")
         seed_list = []
+    before = _ratings(ratings)
+    if ratings is not None and before is None:
+        unread.append("ratings")
     if not isinstance(name0, str) or not isinstance(name1, str):
         unread.append("player names")
     kept = _seconds(elapsed)
@@ -65,6 +93,7 @@ def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
         seeds=tuple(seed_list),
         player_ids=(str(player0), str(player1)),
         names=(str(name0), str(name1)),
+        ratings=before,
     )
     return start, entries, max(kept or 0.0, last or 0.0, 0.0)
 
@@ -108,3 +137,58 @@ def _seconds(value: object) -> float | None:
     if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
         return float(value)
     return None
+
+
+def last_cards(record: RaceRecord) -> tuple[int | None, int | None]:
+    """Each seat's time of its last card, in ms (``times_ms``); None if it played none."""
+    times: list[int | None] = [None, None]
+    for move in record.moves:  # in seq order: the last one stays
+        if move.card != "redeal":
+            times[move.seat] = to_ms(move.at)
+    return times[0], times[1]
+
+
+def shown_ratings(record: RaceRecord) -> tuple[int | None, ...]:
+    """``rating0_before, rating0_after, rating1_before, rating1_after``: whole numbers, or None."""
+    if record.ratings is None or record.ratings_after is None:
+        return (None,) * 4
+    (before0, before1), (after0, after1) = record.ratings, record.ratings_after
+    return before0.shown, after0.shown, before1.shown, after1.shown
+
+
+def rating_updates(record: RaceRecord) -> list[tuple[str, tuple[float, float, float]]]:
+    """Each player's new (rating, deviation, volatility), if the race was rated."""
+    if record.ratings_after is None:
+        return []
+    return [
+        (player_id, (g.rating, g.deviation, g.volatility))
+        for player_id, g in zip(record.player_ids, record.ratings_after, strict=True)
+    ]
+
+
+def best_clear(record: RaceRecord) -> tuple[int, str, int] | None:
+    """The arguments of :data:`UPDATE_BEST_CLEAR` for a race won by clearing, else None."""
+    if record.reason != "cleared" or record.winner is None:
+        return None
+    time = last_cards(record)[record.winner]
+    if time is None:
+        return None
+    return time, record.player_ids[record.winner], time
+
+
+def ratings_json(ratings: tuple[Glicko, Glicko] | None) -> str | None:
+    """A live race's players' ratings before it, as ``live_races.ratings`` keeps them."""
+    if ratings is None:
+        return None
+    return _compact_json([[g.rating, g.deviation, g.volatility] for g in ratings])
+
+
+def _ratings(text: object) -> tuple[Glicko, Glicko] | None:
+    values = _json_list(text)
+    if values is None or len(values) != 2:
+        return None
+    try:
+        first, second = (Glicko(*(float(x) for x in value)) for value in values)
+    except (TypeError, ValueError):
+        return None
+    return first, second

@@ -21,13 +21,29 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeAlias
 
+from . import reads
 from .identity import Identity
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .record import Entry, MoveRecord, RaceRecord, RaceStart
-from .rows import LiveRace, live_race, moves_json, outcome, race_ids
+from .rows import (
+    UPDATE_BEST_CLEAR,
+    UPDATE_RATING,
+    LiveRace,
+    best_clear,
+    last_cards,
+    live_race,
+    moves_json,
+    outcome,
+    race_ids,
+    rating_updates,
+    ratings_json,
+    shown_ratings,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+
+    from .glicko2 import Glicko
 
 __all__ = ["SCHEMA_VERSION", "Database", "FinishedRace", "LiveRace", "PlayerStats", "Writes"]
 
@@ -201,14 +217,16 @@ class Database:
                 # A race's entries will have ids past the last one ever given.
                 (first,) = conn.execute(_NEXT_ENTRY).fetchone()
                 conn.executemany(
-                    "INSERT INTO live_races (id, rules, dealing, seeds, player0, player1, started,"
-                    " first_entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                    "INSERT INTO live_races (id, rules, dealing, seeds, ratings, player0, player1,"
+                    " started, first_entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (id) DO NOTHING",
                     [
                         (
                             s.game_id,
                             s.rules_json,
                             s.dealing,
                             json.dumps(list(s.seeds)),
+                            ratings_json(s.ratings),
                             *s.player_ids,
                             wall,
                             first,
@@ -241,8 +259,9 @@ class Database:
             return
         conn.execute(
             "INSERT INTO races (id, rules, dealing, seeds, player0, player1, started, ended,"
-            " result, winner, reason, count0, count1, moves)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " result, winner, reason, count0, count1, moves, time0, time1, rating0_before,"
+            " rating0_after, rating1_before, rating1_after)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 record.game_id,
                 record.rules_json,
@@ -256,12 +275,19 @@ class Database:
                 record.reason,
                 *record.counts,
                 moves,
+                *last_cards(record),
+                *shown_ratings(record),
             ),
         )
         if record.reason == ABORTED:  # not a race anyone won, lost or drew
             return
         for seat, player_id in enumerate(record.player_ids):
             self._count_race(player_id, outcome(record.winner, seat), ended_wall)
+        for player_id, rating in rating_updates(record):
+            self._conn.execute(UPDATE_RATING, (*rating, player_id))
+        clear = best_clear(record)
+        if clear is not None:
+            self._conn.execute(UPDATE_BEST_CLEAR, clear)
 
     def _count_race(self, player_id: str, outcome: tuple[int, int, int], wall: float) -> None:
         wins, losses, draws = outcome
@@ -292,8 +318,9 @@ class Database:
         # One read transaction: the races and their entries as of one moment.
         with self._transaction("DEFERRED") as conn:
             races = conn.execute(
-                "SELECT l.id, l.rules, l.dealing, l.seeds, l.player0, l.player1, p0.name, p1.name,"
-                " l.elapsed FROM live_races AS l LEFT JOIN players AS p0 ON p0.id = l.player0"
+                "SELECT l.id, l.rules, l.dealing, l.seeds, l.ratings, l.player0, l.player1,"
+                " p0.name, p1.name, l.elapsed FROM live_races AS l"
+                " LEFT JOIN players AS p0 ON p0.id = l.player0"
                 " LEFT JOIN players AS p1 ON p1.id = l.player1 ORDER BY l.started, l.id"
             ).fetchall()
             # Finished races' entries may still be in the log: only live ones count.
@@ -348,6 +375,31 @@ class Database:
             reason=reason,
             counts=(count0, count1),
         )
+
+    # -- what the HTTP API reads (server/reads.py) ------------------------------
+
+    def rating(self, player_id: str) -> Glicko | None:
+        return reads.rating(self._conn.execute(reads.RATING, (player_id,)).fetchone())
+
+    def leaderboard(self, limit: int) -> list[reads.Ranked]:
+        return [reads.ranked(row) for row in self._conn.execute(reads.LEADERBOARD, (limit,))]
+
+    def profile(self, name: str) -> reads.Profile | None:
+        row = self._conn.execute(reads.PROFILE, (name.lower(),)).fetchone()
+        return None if row is None else reads.profile(row)
+
+    def history(self, player_id: str, limit: int, before: str | None) -> list[reads.Summary]:
+        """Up to ``limit`` of the player's races, newest first, ended before race ``before``."""
+        if before is None:
+            rows = self._conn.execute(reads.HISTORY, (player_id, player_id, limit))
+        else:
+            arguments = (player_id, player_id, before, before, before, limit)
+            rows = self._conn.execute(reads.HISTORY_BEFORE, arguments)
+        return [reads.summary(row) for row in rows]
+
+    def summary(self, game_id: str) -> reads.Summary | None:
+        row = self._conn.execute(reads.SUMMARY, (game_id,)).fetchone()
+        return None if row is None else reads.summary(row)
 
     def race_count(self) -> int:
         (count,) = self._conn.execute("SELECT count(*) FROM races").fetchone()

@@ -66,7 +66,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
+    from .glicko2 import Glicko
     from .identity import Identity
+    from .reads import Profile, Ranked, Summary
     from .record import Entry, RaceRecord, RaceStart
 
 __all__ = [
@@ -160,6 +162,21 @@ class Store(Protocol):
     async def race_count(self) -> int:
         """How many finished races are kept."""
 
+    async def rating(self, player_id: str) -> Glicko | None:
+        """A player's rating as the last race they finished left it, or None if unknown."""
+
+    async def leaderboard(self, limit: int) -> list[Ranked]:
+        """The highest rated established players (server/reads.py), at most ``limit``."""
+
+    async def profile(self, name: str) -> Profile | None:
+        """The player of this name (any case), or None."""
+
+    async def history(self, player_id: str, limit: int, before: str | None) -> list[Summary]:
+        """Up to ``limit`` of a player's finished races, newest first, before race ``before``."""
+
+    async def summary(self, game_id: str) -> Summary | None:
+        """A finished race as a history lists it, or None."""
+
 
 class SqliteStore:
     """A :class:`Store` in one SQLite file (or ``":memory:"``), see the module docstring.
@@ -235,6 +252,21 @@ class SqliteStore:
 
     async def race_count(self) -> int:
         return await self._run(lambda db: db.race_count())
+
+    async def rating(self, player_id: str) -> Glicko | None:
+        return await self._run(lambda db: db.rating(player_id))
+
+    async def leaderboard(self, limit: int) -> list[Ranked]:
+        return await self._run(lambda db: db.leaderboard(limit))
+
+    async def profile(self, name: str) -> Profile | None:
+        return await self._run(lambda db: db.profile(name))
+
+    async def history(self, player_id: str, limit: int, before: str | None) -> list[Summary]:
+        return await self._run(lambda db: db.history(player_id, limit, before))
+
+    async def summary(self, game_id: str) -> Summary | None:
+        return await self._run(lambda db: db.summary(game_id))
 
     async def close(self) -> None:
         if self._closing is None:

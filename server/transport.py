@@ -41,6 +41,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from http import HTTPStatus
 from typing import TYPE_CHECKING, cast
 
 from websockets.datastructures import Headers
@@ -55,7 +56,6 @@ from .outbox import Held, Outbox, Wire
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-    from http import HTTPStatus
 
     from .handler import Host
 
@@ -81,8 +81,8 @@ class Connection(Outbox, asyncio.Protocol):
 
     __slots__ = (
         "_binary", "_deadline", "_eof", "_fragments", "_gone", "_handler", "_head", "_host",
-        "_lost", "_pinged", "_plain", "_rest", "_split", "_timer", "_waiter", "heard", "ip",
-        "ip_rank", "opened", "protocol", "rank", "transport",
+        "_line", "_lost", "_pinged", "_plain", "_rest", "_split", "_timer", "_waiter",
+        "head_only", "heard", "ip", "ip_rank", "opened", "protocol", "rank", "transport",
     )  # fmt: skip
 
     def __init__(self, host: Host) -> None:
@@ -111,6 +111,10 @@ class Connection(Outbox, asyncio.Protocol):
         self._plain = True
         self._rest = self._head = b""
         """The start of a frame not yet whole; the handshake's last bytes."""
+        self._line: bytes | None = b""
+        """The request's first bytes until its method is known; None from then on."""
+        self.head_only = False
+        """The request is a ``HEAD``: its answer goes without its body."""
         self._fragments: list[bytes] | None = None
         """The frames of a fragmented message under way."""
         self._binary = False
@@ -144,8 +148,42 @@ class Connection(Outbox, asyncio.Protocol):
             data, self._rest = self._rest + data, b""
         if not self._gone:
             if not self.opened:
+                if self._line is not None:
+                    checked = self._method(data)
+                    if checked is None:
+                        return
+                    data = checked
                 self._head = self._head[-3:] + data
             self._feed(data)
+
+    def _method(self, data: bytes) -> bytes | None:
+        """The request's bytes for the protocol, once its method is known to be GET or HEAD.
+
+        websockets reads only GET requests; a HEAD goes to it as a GET, and its
+        answer loses its body (:meth:`_respond`). Any other method is answered
+        405 here, without the protocol. None: not enough bytes yet, or refused.
+        """
+        line = self._line + data if self._line else data
+        space = line.find(b" ", 0, 9)
+        if space < 0 and len(line) < 9:
+            self._line = line
+            return None
+        self._line = None
+        method = line[:space]
+        if method == b"HEAD":
+            self.head_only = True
+            return b"GET" + line[4:]
+        if space < 0 or method == b"GET":
+            return line  # no method at all: the protocol says 400
+        refusal = http_response(
+            HTTPStatus.METHOD_NOT_ALLOWED, b"Only GET and HEAD\n", "text/plain; charset=utf-8",
+            [("Allow", "GET, HEAD")],
+        )  # fmt: skip
+        self.transport.write(refusal.serialize())
+        self._gone = True
+        self.drop()
+        self.transport.close()
+        return None
 
     def eof_received(self) -> None:
         self._eof = True
@@ -248,12 +286,32 @@ class Connection(Outbox, asyncio.Protocol):
     def _handshake(self, request: Request) -> None:
         protocol = self.protocol
         try:
-            response = self._handler.request(self, request)
+            answer = self._handler.request(self, request)
         except Exception:
             log.exception("answering an HTTP request failed")
-            response = protocol.reject(500, "Internal error\n")
-        if response is None:
-            response = protocol.accept(request)
+            answer = protocol.reject(500, "Internal error\n")
+        if isinstance(answer, asyncio.Future):  # a page that waits for the store
+            answer.add_done_callback(self._answered)
+            return
+        if answer is None and self.head_only:  # no websocket opens on a HEAD
+            answer = protocol.reject(405, "A websocket opens on GET\n")
+        self._respond(protocol.accept(request) if answer is None else answer)
+
+    def _answered(self, answer: asyncio.Future[Response]) -> None:
+        """A page that had to wait is ready: send it, unless the connection is gone."""
+        if self._gone or answer.cancelled():
+            return
+        try:
+            response = answer.result()
+        except Exception:
+            log.exception("answering an HTTP request failed")
+            response = self.protocol.reject(500, "Internal error\n")
+        self._respond(response)
+
+    def _respond(self, response: Response) -> None:
+        protocol = self.protocol
+        if self.head_only:  # the headers a GET would have, Content-Length included
+            response = Response(response.status_code, response.reason_phrase, response.headers)
         protocol.send_response(response)
         self._take_output()  # the response goes before anything the handler sends
         head, self._head = self._head, b""

@@ -1,19 +1,27 @@
-"""The screens: the lobby, the race, and the small modal ones (help, confirm, forms)."""
+"""The screens: the lobby, the race, the modal ones (help, confirm, forms), and those of the
+HTTP API: the leaderboard, profiles, race histories and replays."""
 
 from __future__ import annotations
 
 from .base import StateScreen
+from .browse import BrowseScreen, HistoryScreen, LeaderboardScreen, ProfileScreen
 from .lobby import LobbyScreen
 from .modals import ConfirmScreen, HelpScreen, JoinScreen, NameScreen, RulesChoice, RulesScreen
 from .race import RaceScreen
+from .replay import ReplayScreen
 
 __all__ = [
+    "BrowseScreen",
     "ConfirmScreen",
     "HelpScreen",
+    "HistoryScreen",
     "JoinScreen",
+    "LeaderboardScreen",
     "LobbyScreen",
     "NameScreen",
+    "ProfileScreen",
     "RaceScreen",
+    "ReplayScreen",
     "RulesChoice",
     "RulesScreen",
     "StateScreen",

@@ -8,18 +8,18 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 
 from ..render import render_size
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from textual import events
 
     from ..state import ClientState
 
-__all__ = ["StateScreen", "TextView"]
+__all__ = ["StateScreen", "TextView", "refill"]
 
 
 class StateScreen(Screen[None]):
@@ -83,3 +83,16 @@ class TextView(Static):
         if text != self._text:
             self._text = text
             self.update(text)
+
+
+def refill(table: DataTable[str], rows: Sequence[tuple[str, Sequence[str]]]) -> None:
+    """Put ``rows`` (key, cells) in ``table``; the cursor stays on its row if it is still there."""
+    selected = None
+    if table.row_count:
+        selected = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+    table.clear()
+    for key, cells in rows:
+        table.add_row(*cells, key=key)
+    keys = [key for key, _ in rows]
+    if selected in keys:
+        table.move_cursor(row=keys.index(selected), animate=False)

@@ -17,13 +17,15 @@ from textual.widgets import DataTable, Footer, Label
 
 from protocol import Cancel, CreateRoom, JoinRoom, Rules, Seek, Watch
 
-from ..messages import Command
+from ..apidata import rating_text
+from ..messages import Command, Notice
 from ..render import player_names, render_code, render_link_reason, render_topbar, rules_words
-from .base import StateScreen, TextView
+from .base import StateScreen, TextView, refill
+from .browse import HistoryScreen, LeaderboardScreen, ProfileScreen
 from .modals import HelpScreen, JoinScreen, RulesChoice, RulesScreen
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable
 
     from textual.app import ComposeResult
 
@@ -32,19 +34,6 @@ if TYPE_CHECKING:
     from ..state import ClientState
 
 __all__ = ["LobbyScreen", "capped"]
-
-
-def _refill(table: DataTable[str], rows: Sequence[tuple[str, Sequence[str]]]) -> None:
-    """Put ``rows`` (key, cells) in ``table``; the cursor stays on its row if it is still there."""
-    selected = None
-    if table.row_count:
-        selected = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-    table.clear()
-    for key, cells in rows:
-        table.add_row(*cells, key=key)
-    keys = [key for key, _ in rows]
-    if selected in keys:
-        table.move_cursor(row=keys.index(selected), animate=False)
 
 
 def capped(title: str, short: str, shown: int, total: int) -> str:
@@ -74,6 +63,11 @@ class LobbyScreen(StateScreen):
         Binding("c", "create", "create room"),
         Binding("j", "join", "join by code"),
         Binding("w", "watch", "watch race"),
+        # The line under the tables lists these four: the footer has no room left at 80 columns.
+        Binding("l", "leaderboard", "leaderboard", show=False),
+        Binding("p", "profile", "your profile", show=False),
+        Binding("o", "opponent", "last opponent", show=False),
+        Binding("h", "history", "your races", show=False),
         Binding("escape", "cancel", "cancel"),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
@@ -115,6 +109,8 @@ class LobbyScreen(StateScreen):
         self.show_size()
         lobby = state.lobby
         counts = Text(f"You are {state.name or '…'}")
+        if state.rating is not None:
+            counts.append(f" ({rating_text(state.rating.rating, state.rating.provisional)})")
         if lobby is not None:
             counts.append(f"  ·  {lobby.online} online  ·  {lobby.seeking} seeking a match")
         self.query_one("#counts", TextView).set(counts)
@@ -135,16 +131,16 @@ class LobbyScreen(StateScreen):
             (seek.rules.model_dump_json(), (rules_words(seek.rules), str(seek.count)))
             for seek in lobby.seeks
         ]
-        _refill(self.query_one("#seeks", DataTable), seeks)
+        refill(self.query_one("#seeks", DataTable), seeks)
         self.query_one("#seekbox").display = bool(lobby.seeks)
         rooms = [(r.code, (r.code, r.host, rules_words(r.rules))) for r in lobby.rooms]
-        _refill(self.query_one("#rooms", DataTable), rooms)
+        refill(self.query_one("#rooms", DataTable), rooms)
         games = []
         for game in lobby.games:
             counts = " - ".join(f"{count}/52" for count in game.counts)
             names = " vs ".join(player_names(game.players, game.bots))
             games.append((game.game_id, (names, counts)))
-        _refill(self.query_one("#games", DataTable), games)
+        refill(self.query_one("#games", DataTable), games)
         rooms_title = capped("Public rooms", "Rooms", len(lobby.rooms), lobby.rooms_total)
         self.query_one("#rooms-title", Label).update(f" {rooms_title} (Enter joins)")
         games_title = capped("Live races", "Races", len(lobby.games), lobby.games_total)
@@ -156,7 +152,11 @@ class LobbyScreen(StateScreen):
         if state.link in ("failed", "replaced"):
             return Text("not connected: q quits", style="dim")
         if waiting is None:
-            return Text("s quick match · c create a room · j join a room · ? help", style="dim")
+            return Text(
+                "s quick match · c create a room · j join a room · ? help\n"
+                "l leaderboard · p your profile · h your races · o your last opponent",
+                style="dim",
+            )
         if waiting.kind == "seeking":
             return Text(f"Seeking a match ({rules_words(waiting.rules)})…  Esc cancels")
         text = Text(f"Your room ({rules_words(waiting.rules)}): give your friend this code\n")
@@ -202,6 +202,29 @@ class LobbyScreen(StateScreen):
     def action_cancel(self) -> None:
         if self.state.waiting is not None:
             self.post_message(Command(Cancel()))
+
+    def action_leaderboard(self) -> None:
+        self.app.push_screen(LeaderboardScreen(self.state, self.clock))
+
+    def action_profile(self) -> None:
+        if self._named():
+            self.app.push_screen(ProfileScreen(self.state, self.clock, self.state.name))
+
+    def action_opponent(self) -> None:
+        opponent = self.state.opponent
+        if opponent is None:
+            self.post_message(Notice("no opponent yet: race someone first", error=True))
+        else:
+            self.app.push_screen(ProfileScreen(self.state, self.clock, opponent))
+
+    def action_history(self) -> None:
+        if self._named():
+            self.app.push_screen(HistoryScreen(self.state, self.clock, self.state.name))
+
+    def _named(self) -> bool:
+        if not self.state.name:
+            self.post_message(Notice("not signed in yet: no name to look up", error=True))
+        return bool(self.state.name)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())

@@ -24,22 +24,22 @@ __all__ = ["ConfirmScreen", "HelpScreen", "JoinScreen", "NameScreen", "RulesChoi
 
 HELP = """\
 [b]Racing[/b]
-  1-6        play the front card of that bed
-  a-p        play the bouquet card with that letter
-  /          type a card (qh, 10h, th) then Enter; Esc closes
-  r          redeal, when stuck with a redeal left
-  x          resign (asks first)
-  q          quit
-After the race:
-  r          rematch (a new deal in practice)
-  Esc        back to the lobby
+  1-6   play the front card of that bed
+  a-p   play the bouquet card with that letter
+  /     type a card (qh, 10h, th) then Enter; Esc closes
+  r     redeal, when stuck with a redeal left   x  resign (asks)
+  q     quit
+After the race: r rematch (a new deal in practice), o your opponent's
+profile, Esc back to the lobby.
 Highlighted labels can be played now; grey ones must wait.
 
 [b]Lobby[/b]
   s  quick match     c  create a room     j  join a room by code
   Enter  on a seek: seek with the same rules; on a room: join it
-  w / Enter  watch the selected race
-  Esc  cancel seeking or close your room     q  quit
+  w / Enter  watch the selected race    Esc  stop seeking or the room
+  l  leaderboard  p  your profile  o  last opponent's  h  your races
+[b]Replay[/b] (Enter on a race in a history)
+  Space pause  1 2 4 8 speed  ←/→ step  Home/End start/end  Esc back
 
 Press any key to close this help."""
 
@@ -190,6 +190,7 @@ class RulesScreen(ModalScreen[RulesChoice | None]):
         rules = self.rules
         with Vertical():
             yield Label("[b]Create a room[/b]" if self.room else "[b]Quick match[/b]")
+            yield Checkbox("Rated: the race changes both ratings", rules.rated, id="rated")
             yield Checkbox(
                 "Mirror deal: both get the same layout", rules.deal == "mirror", id="mirror"
             )
@@ -204,11 +205,29 @@ class RulesScreen(ModalScreen[RulesChoice | None]):
                 yield Input(limit, placeholder="none", id="limit", restrict=r"[0-9]*")
             if self.room:
                 yield Checkbox("Public: list the room in the lobby", id="public")
+            yield Label("", id="why", classes="hint")
             yield Label("Tab moves · Space ticks · Enter starts · Esc cancels", classes="hint")
             yield Label("", id="error")
             with Horizontal():
                 yield Button("Go", variant="primary", id="go")
                 yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self._speed_alone(rated=self.rules.rated)
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        if event.checkbox.id == "rated":
+            self._speed_alone(rated=event.value)
+
+    def _speed_alone(self, *, rated: bool) -> None:
+        """A rated race needs the mirror deal and winnable layouts: tick them, and say why."""
+        for box in (self.query_one("#mirror", Checkbox), self.query_one("#winnable", Checkbox)):
+            if rated:
+                box.value = True
+            box.disabled = rated
+        why = "Rated: mirror deal and winnable layouts, so that speed alone decides"
+        why = why if rated else ""
+        self.query_one("#why", Label).update(why)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -244,5 +263,6 @@ class RulesScreen(ModalScreen[RulesChoice | None]):
             redeals=1 if checked["redeal"] else 0,
             tiebreak="first" if checked["first"] else "draw",
             time_limit_s=seconds,
+            rated=checked["rated"],
         )
         self.dismiss(RulesChoice(rules, bool(checked.get("public"))))

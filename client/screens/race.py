@@ -11,16 +11,17 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.containers import Horizontal
-from textual.widget import Widget
 from textual.widgets import Input
 
 from protocol import Redeal, Rematch, Resign
 
 from ..keys import BED_KEYS, BOUQUET_KEYS
 from ..messages import BackToLobby, CardKey, CardTyped, Command, Notice
-from ..render import render_board, render_idle, render_link_reason, render_topbar
+from ..render import render_idle, render_link_reason, render_topbar
 from ..result import render_result
 from .base import StateScreen, TextView
+from .boards import BoardView
+from .browse import ProfileScreen
 from .modals import ConfirmScreen, HelpScreen
 
 if TYPE_CHECKING:
@@ -34,40 +35,6 @@ if TYPE_CHECKING:
 __all__ = ["BoardView", "RaceScreen"]
 
 KEY_HINTS = "1-6 bed  a-p bouquet  / type a card  r redeal  x resign  ? help"
-
-
-class BoardView(Widget):
-    """One board, drawn from the race view at the widget's current width."""
-
-    DEFAULT_CSS = """
-    BoardView { height: auto; border: round $primary-darken-1; padding: 0 1; }
-    """
-
-    def __init__(self, *, main: bool, id: str) -> None:
-        super().__init__(id=id)
-        self.main = main
-        self.race: RaceView | None = None
-        self.ascii = False
-        self.now = 0.0
-        self._drawn = Text()
-
-    def show(self, race: RaceView | None, *, ascii: bool, now: float) -> None:
-        self.race, self.ascii, self.now = race, ascii, now
-        drawing = self._draw(self.content_size.width)
-        if drawing != self._drawn:  # redraw (and lay out again) only when something changed
-            self._drawn = drawing
-            self.refresh(layout=True)
-
-    def render(self) -> Text:
-        self._drawn = self._draw(self.content_size.width)
-        return self._drawn
-
-    def _draw(self, width: int) -> Text:
-        race = self.race
-        seat = None if race is None else (race.main if self.main else race.other)
-        if race is None or seat is None:
-            return Text()
-        return render_board(race, seat, width or 40, ascii=self.ascii, now=self.now)
 
 
 class RaceScreen(StateScreen):
@@ -167,11 +134,18 @@ class RaceScreen(StateScreen):
             "x": lambda: self._resign(race),
             "q": lambda: self._quit(race),
         }
+        if key == "o" and race.over is not None and race.seat is not None and race.other:
+            actions["o"] = lambda: self._opponent(race)  # after the race: o is no card key
         action = actions.get(key)
         if action is None:
             return False
         action()
         return True
+
+    def _opponent(self, race: RaceView) -> None:
+        assert race.other is not None
+        name = race.players[race.other]
+        self.app.push_screen(ProfileScreen(self.state, self.clock, name))
 
     def _redeal(self, race: RaceView) -> None:
         if not race.can_play:

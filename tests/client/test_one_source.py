@@ -63,3 +63,24 @@ def test_a_practice_board_shows_the_status_the_protocol_gives(seed, redeals):
     state.begin_practice(board, Rules(redeals=redeals), 0.0)
     assert state.race is not None
     assert state.race.statuses == [protocol.wire_status(board.status)]
+
+
+def test_the_replay_reads_and_verifies_records_with_the_engine():
+    import client.replay
+    import engine.record
+
+    names = vars(client.replay)
+    assert names["read_record"] is engine.record.read_record
+    assert names["engine"].verify_record is engine.verify_record
+
+
+def test_one_module_speaks_http():
+    from pathlib import Path
+
+    root = Path(client.state.__file__).parent
+    speaking = sorted(
+        str(path.relative_to(root))
+        for path in root.rglob("*.py")
+        if "urllib.request" in path.read_text() or "http.client" in path.read_text()
+    )
+    assert speaking == ["api.py"]

@@ -132,6 +132,7 @@ def test_every_flag_has_help(capsys):
         "--redeals",
         "--tiebreak",
         "--time-limit",
+        "--rated",
         "--ascii",
     ):
         assert flag in out

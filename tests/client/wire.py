@@ -18,6 +18,7 @@ from protocol import (
     Limits,
     LobbySnapshot,
     Played,
+    Rating,
     RoomInfo,
     Rules,
     SeekInfo,
@@ -39,9 +40,18 @@ def dealt(redeals: int = 1) -> engine.Board:
     return engine.Board(DEALER.layout(True), redeals)
 
 
-def welcome(idle_s: float = 60, name: str = "ann") -> Welcome:
+def welcome(
+    idle_s: float = 60, name: str = "ann", rating: int = 1500, *, provisional: bool = True
+) -> Welcome:
     limits = Limits(idle_s=idle_s, grace_s=30, max_message=4096)
-    return Welcome(player_id="p1", name=name, token="t1", protocol=1, limits=limits)
+    return Welcome(
+        player_id="p1",
+        name=name,
+        token="t1",
+        protocol=1,
+        rating=Rating(rating=rating, provisional=provisional),
+        limits=limits,
+    )
 
 
 def game_start(

@@ -12,6 +12,7 @@ DEFAULT_RULES = {
     "redeals": 0,
     "tiebreak": "draw",
     "time_limit_s": None,
+    "rated": False,
 }
 
 
@@ -91,6 +92,7 @@ async def test_seek_with_every_rule(server, player):
         "redeals": 1,
         "tiebreak": "first",
         "time_limit_s": 30,
+        "rated": True,
     }
     await client.send(type="seek", rules=rules)
     assert (await client.recv("seeking"))["rules"] == rules

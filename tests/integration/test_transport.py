@@ -169,7 +169,7 @@ async def test_healthz(server, player):
 
 
 async def test_other_paths_are_404(server):
-    status, _ = await http_get(server.port, "/")
+    status, _ = await http_get(server.port, "/nothing-here")
     assert status == 404
     with pytest.raises(InvalidStatus) as refused:
         await ws_connect(f"ws://127.0.0.1:{server.port}/elsewhere", proxy=None)

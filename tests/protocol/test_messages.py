@@ -19,6 +19,7 @@ from protocol import (
     Cancelled,
     ClientMessage,
     CreateRoom,
+    DecodeError,
     Error,
     GameInfo,
     GameOver,
@@ -32,6 +33,7 @@ from protocol import (
     OpponentBack,
     Play,
     Played,
+    Rating,
     RatingChange,
     Redealt,
     RematchOffered,
@@ -71,7 +73,7 @@ DOC_ERROR_CODES = {
 # PROTOCOL.md's "Rules options" example, verbatim.
 DOC_RULES = (
     '{"deal": "independent", "winnable_only": false, "redeals": 0, "tiebreak": "draw", '
-    '"time_limit_s": null}'
+    '"time_limit_s": null, "rated": false}'
 )
 
 # One or more frames per row of PROTOCOL.md's client table, optional fields left
@@ -259,6 +261,7 @@ def server_samples() -> list[ServerMessage]:
             name="alice",
             token="secret",
             protocol=PROTOCOL_VERSION,
+            rating=Rating(rating=1500, provisional=True),
             limits=Limits(idle_s=60, grace_s=2.5, max_message=4096),
             id=1,
         ),
@@ -496,3 +499,16 @@ def test_models_are_frozen() -> None:
     message = Play(card="QH")
     with pytest.raises(ValueError, match="frozen"):
         message.card = "KH"  # type: ignore[misc]
+
+
+def test_only_a_speed_race_may_be_rated() -> None:
+    assert Rules(deal="mirror", winnable_only=True, rated=True).rated
+    for rules in (
+        {"rated": True},
+        {"rated": True, "deal": "mirror"},
+        {"rated": True, "winnable_only": True},
+    ):
+        with pytest.raises(DecodeError) as refused:
+            decode(json.dumps({"type": "seek", "rules": rules}))
+        assert refused.value.code == "bad_message"
+    assert decode('{"type": "seek", "rules": {"rated": false}}') == Seek(rules=Rules())

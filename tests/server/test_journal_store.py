@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from server.events import RaceEnded
+from server.glicko2 import NEW
 from server.migrations import MIGRATIONS
 from server.record import Entry, RaceStart
 from server.restore import restore
@@ -218,18 +219,17 @@ async def test_unreadable_live_races_come_back_to_be_aborted(
 
 async def test_a_version_3_database_is_upgraded_with_its_journal(tmp_path: Path) -> None:
     path = tmp_path / "fg.sqlite3"
-    store = await with_players(path)
-    await store.close()
-    with raw(path) as conn:  # back to version 3's journal, with a live race in it
-        conn.execute("DROP TABLE journal")
-        conn.execute("DROP INDEX live_races_by_first_entry")
-        conn.execute("ALTER TABLE live_races DROP COLUMN first_entry")
-        conn.execute("ALTER TABLE live_races DROP COLUMN dealing")
-        conn.execute("ALTER TABLE races DROP COLUMN dealing")
-        for statement in MIGRATIONS[2]:
-            if "journal" in statement:
+    with raw(path) as conn:  # a file as version 3 left it, with a live race in it
+        for migration in MIGRATIONS[:3]:
+            for statement in migration:
                 conn.execute(statement)
         conn.execute("PRAGMA user_version=3")
+        conn.executemany(
+            "INSERT INTO players (id, name, name_key, token_hash, created, last_seen)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [(p.player_id, p.name, p.name.lower(), p.token_hash, p.created, p.created)
+             for p in (ANN, BOB)],
+        )  # fmt: skip
         conn.execute(
             "INSERT INTO live_races (id, rules, seeds, player0, player1, started)"
             " VALUES ('g1', ?, '[1, 2]', ?, ?, 1000.0)",
@@ -334,3 +334,33 @@ async def test_sigkill_mid_journal_keeps_every_acknowledged_entry(backend: Backe
     assert seqs == list(range(1, len(seqs) + 1))  # whole batches only: no gap
     assert len(seqs) >= acknowledged[-1]
     assert elapsed == journal[-1].at
+
+
+async def test_races_recorded_before_times_get_theirs_from_their_moves(tmp_path: Path) -> None:
+    path = tmp_path / "fg.sqlite3"
+    with raw(path) as conn:  # a file as version 5 left it, with one race won by clearing
+        for migration in MIGRATIONS[:5]:
+            for statement in migration:
+                conn.execute(statement)
+        conn.execute("PRAGMA user_version=5")
+        conn.executemany(
+            "INSERT INTO players (id, name, name_key, token_hash, created, last_seen)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [(p.player_id, p.name, p.name.lower(), p.token_hash, p.created, p.created)
+             for p in (ANN, BOB)],
+        )  # fmt: skip
+        moves = '[[1,0,"AS",500],[2,1,"AH",700],[3,1,"redeal",900],[4,0,"2S",1250]]'
+        conn.execute(
+            "INSERT INTO races (id, rules, seeds, player0, player1, started, ended, result,"
+            " winner, reason, count0, count1, moves) VALUES ('g1', '{}', '[1,2,3,4]', ?, ?,"
+            " 1000.0, 1010.0, 'win', 0, 'cleared', 52, 1, ?)",
+            (ANN.player_id, BOB.player_id, moves),
+        )
+    store = SqliteStore(path)
+    await store.open()
+    (summary,) = await store.history(ANN.player_id, 10, None)
+    assert summary.times_ms == (1250, 700)  # a redeal is not a card
+    profile = await store.profile("ann")
+    assert profile is not None and profile.best_clear_ms == 1250
+    assert (await store.rating(BOB.player_id)) == NEW
+    await store.close()

@@ -17,7 +17,7 @@ from protocol import (
     Seek,
 )
 from server.events import Output, RaceEnded, RaceStarted
-from server.export import race_json
+from server.export import race_json, summary_of
 from server.lobby import Lobby
 from server.restore import restore
 
@@ -162,7 +162,7 @@ def test_a_finished_race_exports_as_a_record_that_verifies() -> None:
         if race.over is None and cards:
             out += race.play(seat, cards[0], 1.0 + step * 0.37)
     record = race_ended(out).record
-    exported = race_json(record, ("Ann", "Bob"))
+    exported = race_json(record, summary_of(record, ("Ann", "Bob")))
     assert exported["reason"] == "cleared"
     verdict = engine.verify_record(exported)
     assert verdict.ok, verdict.report()

@@ -1,0 +1,185 @@
+"""What the client asked the server's HTTP API, and what it answered: a plain model.
+
+Theory of operation
+-------------------
+A screen that needs something from the API posts a
+:class:`~client.messages.Fetch` with a query (:data:`Query`): the leaderboard,
+a player's profile, a page of a player's races, a race's record. The app asks
+:class:`Lookups` first (:meth:`Lookups.ask` marks the query pending, and says
+no when the same one is pending already), runs :func:`answer` in a worker,
+and hands the answer or the error back (:meth:`Lookups.answered`,
+:meth:`Lookups.failed`); the screens only read what is here. Each thing looked
+up is a :class:`Lookup`: its value (kept while it is asked again, so a refresh
+does not blank the screen), whether an answer is awaited, and the last error
+in words. A race's record becomes a :class:`~client.replay.Replay` as it
+arrives, set to play from that moment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic, TypeAlias, TypeVar
+
+from .apidata import Leaderboard, Profile, RacePage, RaceRecordData, RaceSummary
+from .replay import Replay, ReplayError
+
+if TYPE_CHECKING:
+    from .api import Api
+
+__all__ = [
+    "History",
+    "HistoryQuery",
+    "LeaderboardQuery",
+    "Lookup",
+    "Lookups",
+    "ProfileQuery",
+    "Query",
+    "RaceQuery",
+    "answer",
+]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardQuery:
+    limit: int = 50
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileQuery:
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryQuery:
+    """A page of ``name``'s races: the newest (``before`` None), or those older than ``before``."""
+
+    name: str
+    before: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RaceQuery:
+    game_id: str
+
+
+Query: TypeAlias = LeaderboardQuery | ProfileQuery | HistoryQuery | RaceQuery
+Answer: TypeAlias = Leaderboard | Profile | RacePage | RaceRecordData
+
+
+async def answer(api: Api, query: Query) -> Answer:
+    """Ask the API what ``query`` asks; :class:`~client.api.ApiError` if it cannot answer."""
+    if isinstance(query, LeaderboardQuery):
+        return await api.leaderboard(query.limit)
+    if isinstance(query, ProfileQuery):
+        return await api.player(query.name)
+    if isinstance(query, HistoryQuery):
+        return await api.races(query.name, before=query.before)
+    return await api.race(query.game_id)
+
+
+@dataclass(slots=True)
+class Lookup(Generic[T]):
+    """One thing looked up: its value as last answered, whether an answer is awaited, the error."""
+
+    value: T | None = None
+    pending: bool = False
+    error: str = ""
+
+
+@dataclass(slots=True)
+class History:
+    """A player's finished races, newest first, as far as the pages fetched go."""
+
+    name: str
+    races: list[RaceSummary] = field(default_factory=list)
+    next: str | None = None
+    """The cursor to the next, older page; None when there is none (or none fetched yet)."""
+    loaded: bool = False
+    """The first page came."""
+    pending: bool = False
+    error: str = ""
+
+    @property
+    def more(self) -> bool:
+        return self.loaded and self.next is not None
+
+
+def _key(name: str) -> str:
+    return name.casefold()  # names are unique ignoring case
+
+
+class Lookups:
+    """Everything fetched from the API; see the module docstring."""
+
+    def __init__(self) -> None:
+        self.leaderboard: Lookup[Leaderboard] = Lookup()
+        self.profiles: dict[str, Lookup[Profile]] = {}
+        self.histories: dict[str, History] = {}
+        self.races: dict[str, Lookup[Replay]] = {}
+
+    def profile(self, name: str) -> Lookup[Profile]:
+        return self.profiles.setdefault(_key(name), Lookup())
+
+    def known(self, name: str) -> Profile | None:
+        """``name``'s profile as last answered, or None (asks nothing)."""
+        found = self.profiles.get(_key(name))
+        return None if found is None else found.value
+
+    def history(self, name: str) -> History:
+        return self.histories.setdefault(_key(name), History(name))
+
+    def race(self, game_id: str) -> Lookup[Replay]:
+        return self.races.setdefault(game_id, Lookup())
+
+    def _status(
+        self, query: Query
+    ) -> Lookup[Leaderboard] | Lookup[Profile] | Lookup[Replay] | History:
+        """Where the answer to ``query`` goes: whether it is awaited, its error."""
+        if isinstance(query, HistoryQuery):
+            return self.history(query.name)
+        if isinstance(query, LeaderboardQuery):
+            return self.leaderboard
+        if isinstance(query, ProfileQuery):
+            return self.profile(query.name)
+        assert isinstance(query, RaceQuery)
+        return self.race(query.game_id)
+
+    def ask(self, query: Query) -> bool:
+        """Mark ``query`` as asked; False if it is asked already (do not ask twice)."""
+        status = self._status(query)
+        if status.pending:
+            return False
+        status.pending, status.error = True, ""
+        return True
+
+    def failed(self, query: Query, words: str) -> None:
+        status = self._status(query)
+        status.pending, status.error = False, words
+
+    def answered(self, query: Query, answer: Answer, now: float) -> None:
+        """Keep what the API answered to ``query`` (a race's record: its replay, from ``now``)."""
+        if isinstance(query, HistoryQuery):
+            assert isinstance(answer, RacePage)
+            self._page(query, answer)
+        elif isinstance(answer, Leaderboard):
+            self.leaderboard = Lookup(answer)
+        elif isinstance(answer, Profile):
+            self.profiles[_key(query.name if isinstance(query, ProfileQuery) else answer.name)] = (
+                Lookup(answer)
+            )
+        else:
+            assert isinstance(query, RaceQuery) and isinstance(answer, RaceRecordData)
+            try:
+                self.races[query.game_id] = Lookup(Replay.of(answer, now))
+            except ReplayError as exc:
+                self.failed(query, str(exc))
+
+    def _page(self, query: HistoryQuery, page: RacePage) -> None:
+        history = self.history(query.name)
+        if query.before is None:  # the newest page: the list starts again from it
+            history.races = []
+        seen = {race.game_id for race in history.races}
+        history.races.extend(race for race in page.races if race.game_id not in seen)
+        history.next, history.loaded, history.pending = page.next, True, False
