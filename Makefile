@@ -34,13 +34,15 @@ venv: $(STAMP)  ## create .venv and install the project with its dev tools
 # without them those tests are skipped, or fail under FLOWERGARDEN_REQUIRE_SERVICES=1.
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-services:  ## install the Debian packages the multi-worker tests start: PostgreSQL and Redis
-	@if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && command -v redis-server >/dev/null; then \
-		echo "PostgreSQL and Redis are installed"; \
+# The browser tests (tests/web) drive Debian's chromium the same way: skipped without it.
+services:  ## install the Debian packages the tests start: PostgreSQL, Redis and chromium
+	@if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && command -v redis-server >/dev/null \
+		&& test -x /usr/bin/chromium; then \
+		echo "PostgreSQL, Redis and chromium are installed"; \
 	else \
 		$(SUDO) apt-get update && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y --no-install-recommends postgresql redis-server; \
+			apt-get install -y --no-install-recommends postgresql redis-server chromium; \
 	fi
 
 serve: $(STAMP)  ## run the race server on $(HOST):$(PORT) with SQLite file $(DB)
@@ -87,6 +89,9 @@ bench-quick: $(BENCH_STAMP)  ## a short benchmark run (under a minute); the last
 # It starts its own PostgreSQL and Redis (installed by `make services`).
 bench-cluster: $(BENCH_STAMP)  ## the multi-worker benchmark: Redis, PostgreSQL, two workers (about 4 minutes)
 	$(BIN)/python -m bench.cluster
+
+bot-pace: $(STAMP)  ## the bots' pace per level, and docs/bot-pace-level3.svg (about 10 s)
+	$(BIN)/python -m bench.bot_pace --level 3 --out docs/bot-pace-level3.svg
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

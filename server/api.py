@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from protocol import is_name
 
+from .bots import is_bot
 from .export import iso_date, race_json, summary_json
 from .faults import StoreError
 from .limits import AddressLimit
@@ -108,7 +109,7 @@ class Api:
             "name": profile.name,
             "rating": profile.rating.shown,
             "provisional": profile.rating.provisional,
-            "bot": False,
+            "bot": is_bot(profile.player_id),
             "races": profile.races,
             "wins": profile.wins,
             "draws": profile.draws,

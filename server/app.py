@@ -40,6 +40,7 @@ from protocol import (
 )
 
 from .api import Api
+from .bots import BOT_NAMES, bot_id
 from .cluster import Cluster
 from .connection import Conn, error, with_id
 from .events import (
@@ -149,6 +150,7 @@ class GameServer:
 
     async def start(self) -> None:
         self.registry = Registry(await self.store.open())
+        await self._add_bots()
         if self.cluster is None:
             await self.restore_races()
         else:  # the races nobody alive owns, and from now on those of workers that die
@@ -164,6 +166,21 @@ class GameServer:
         await listener.start(settings.host, settings.port, reuse_port=settings.reuse_port)
         self._listener = listener
         log.info("listening on %s", self.url)
+
+    async def _add_bots(self) -> None:
+        """Make the bots players of the store the first time (server/bots.py)."""
+        for level, name in BOT_NAMES.items():
+            if self.registry.knows(bot_id(level)):
+                continue
+            # A bot never says hello: its token is thrown away.
+            token_hash = hash_token(secrets.token_urlsafe(32))
+            identity = Identity(bot_id(level), name, token_hash, time.time())
+            try:
+                await self.store.add_player(identity)
+            except StoreError as exc:  # another worker made it first, or the name is a human's
+                log.warning("bot %s not added: %s", name, exc)
+                continue
+            self.registry.learn(identity)
 
     async def restore_races(self, only: Collection[str] | None = None) -> None:
         """Take back every race the last process left live, or those of them in
@@ -181,6 +198,7 @@ class GameServer:
                 now=now,
                 idle_limit=settings.idle_timeout,
                 grace=settings.grace,
+                rng=secrets.SystemRandom(),
             )
             self._deliver(self.lobby.restore(race, left), "", None)
         if live:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import engine
 from protocol import Rules, board_to_wire
 
+from .bots import is_bot
 from .reads import Summary
 from .record import to_ms
 from .rows import last_cards
@@ -35,7 +36,7 @@ def summary_json(summary: Summary) -> dict[str, Any]:
         "game_id": summary.game_id,
         "ended": iso_time(summary.ended),
         "players": list(summary.names),
-        "bots": [False, False],
+        "bots": [is_bot(player_id) for player_id in summary.player_ids],
         "rules": json.loads(summary.rules_json),
         "result": summary.result,
         "winner": summary.winner,
@@ -54,7 +55,7 @@ def summary_of(record: RaceRecord, names: tuple[str, str]) -> Summary:
         ratings = ((before0.shown, after0.shown), (before1.shown, after1.shown))
     return Summary(
         record.game_id, record.ended, names, record.rules_json, record.result, record.winner,
-        record.reason, record.counts, last_cards(record), ratings,
+        record.reason, record.counts, last_cards(record), ratings, record.player_ids,
     )  # fmt: skip
 
 

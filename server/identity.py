@@ -21,7 +21,10 @@ from .glicko2 import NEW, Glicko
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["Identity", "Registry", "hash_token"]
+__all__ = ["BOT_NAME", "Identity", "Registry", "hash_token"]
+
+BOT_NAME = "BOT-"
+"""What the server's bots' names start with (server/bots.py), and no human's may."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,8 @@ class Registry:
         """Raise ``bad_name`` or ``name_taken`` unless ``name`` can be given out."""
         if not is_name(name):  # the protocol's rule, the very one the client checks
             raise Refused("bad_name", NAME_RULE)
+        if name.upper().startswith(BOT_NAME):
+            raise Refused("bad_name", f"names starting with {BOT_NAME} are the server's bots")
         if name.lower() in self._by_name:
             raise Refused("name_taken", f"the name {name!r} is taken (names ignore case)")
 
@@ -80,6 +85,9 @@ class Registry:
         if identity is None:
             raise Refused("bad_token", "no player has this token")
         return identity
+
+    def knows(self, player_id: str) -> bool:
+        return player_id in self._by_id
 
     def learn(self, identity: Identity) -> None:
         """Know a player another worker made (server/cluster.py)."""

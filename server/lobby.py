@@ -50,6 +50,7 @@ from protocol import (
     Seeking,
 )
 
+from .bots import BOT_NAMES, bot_id, bot_of, is_bot
 from .events import Output, Queued, Refused, RoomListed, Send, Wake
 from .glicko2 import NEW, Glicko
 from .limits import AddressLimit
@@ -62,10 +63,14 @@ if TYPE_CHECKING:
     import random
     from collections.abc import Callable
 
+    from .bot_policy import BotPolicy
+
 __all__ = ["QUEUE", "ROOM_ALPHABET", "ROOM_CODE_LENGTH", "Lobby"]
 
 QUEUE = ""
 """The key of the rated queue's timer among the races' (no game id is empty)."""
+BOT_TIMER = "bot:"
+"""The prefix of a seeker's bot timer's key (``bot:`` and the player's id)."""
 
 ROOM_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 """Digits and capitals without 0, O, 1 and I, which people mix up when reading out."""
@@ -82,6 +87,8 @@ class _Player:
     online: bool = False
     rating: Glicko = NEW
     seeking: Rules | None = None
+    bot_wait: tuple[float, int] | None = None
+    """While seeking with ``bot``: when a bot takes the other seat, and its level."""
     room: str | None = None
     race: Race | None = None
     last_race: Race | None = None
@@ -186,7 +193,7 @@ class Lobby:
         ]
         games = [
             Listed(race.started, GameInfo(game_id=race.game_id, players=race.names,
-                                          counts=race.counts, bots=[False, False]))
+                                          counts=race.counts, bots=race.bots))
             for race in islice(reversed(self._races.values()), LIST_CAP)
         ]  # fmt: skip
         seeks = self._seeks.counts()
@@ -243,6 +250,8 @@ class Lobby:
         """
         self._races[race.game_id] = race
         for player_id, name in zip(race.player_ids, race.names, strict=True):
+            if is_bot(player_id):
+                continue
             player = self._players.setdefault(player_id, _Player(player_id, name))
             player.race, player.last_race, player.finished = race, None, None
         return self._after_race(race, [*out, Wake(race.game_id, race.next_deadline())])
@@ -260,6 +269,8 @@ class Lobby:
         """Apply what is due by ``now``: a race's deadlines, or the rated queue's (``QUEUE``)."""
         if game_id == QUEUE:
             return self._pair_waiting(now)
+        if game_id.startswith(BOT_TIMER):
+            return self._bot_due(game_id[len(BOT_TIMER) :], now)
         race = self._races.get(game_id)
         return self._after_race(race, race.tick(now)) if race else []
 
@@ -273,10 +284,16 @@ class Lobby:
         rules = message.rules
         out.append(Send((player.id,), Seeking(rules=rules)))
         found = self._seeks.opponent(player.id, rules, player.rating.rating, now)
+        bot = message.bot
+        if found is None and bot is not None and bot.after_s == 0:
+            return [*out, *self._start_bot(player, bot.level, rules, now)]
         if found is None:
             self._seeks.add(player.id, rules, player.rating.rating, now)
             player.seeking = rules
             wake = self._queue_wake(now) if rules.rated else []
+            if bot is not None:
+                player.bot_wait = (now + bot.after_s, bot.level)
+                wake.append(Wake(BOT_TIMER + player.id, now + bot.after_s))
             return [*out, Queued(player.id, rules), *wake]
         opponent = self._players[found]
         self._unqueue(opponent)
@@ -284,7 +301,27 @@ class Lobby:
 
     def _unqueue(self, player: _Player) -> None:
         self._seeks.remove(player.id)
-        player.seeking = None
+        player.seeking = player.bot_wait = None
+
+    def _bot_due(self, player_id: str, now: float) -> list[Output]:
+        """Nobody was paired with a seeker who asked for a bot in time: the bot takes the seat."""
+        player = self._players.get(player_id)
+        if player is None or player.bot_wait is None or player.seeking is None:
+            return []  # paired, or gone, meanwhile
+        at, level = player.bot_wait
+        if now < at:
+            return [Wake(BOT_TIMER + player_id, at)]
+        rules = player.seeking
+        self._unqueue(player)
+        return [Queued(player.id, None), *self._start_bot(player, level, rules, now)]
+
+    def _start_bot(self, player: _Player, level: int, rules: Rules, now: float) -> list[Output]:
+        """A race between ``player`` (seat 0) and the bot of ``level``, never rated."""
+        seat = SeatInfo(bot_id(level), BOT_NAMES[level])
+        unrated = rules.model_copy(update={"rated": False}) if rules.rated else rules
+        return self._start(
+            player, None, unrated, now, bot=(seat, bot_of(seat.player_id, self._rng))
+        )
 
     def _queue_wake(self, now: float) -> list[Output]:
         """When waiting alone next makes a rated pair acceptable (the queue's one timer)."""
@@ -326,7 +363,7 @@ class Lobby:
         host = self._players[room.host]
         host.room = None
         listed = RoomListed(room.code, False)
-        return [*moved, listed, *self._start(host, player, room.rules, now, room)]
+        return [*moved, listed, *self._start(host, player, room.rules, now, room=room)]
 
     def _cancel(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
         return [*self._move_on(player), Send((player.id,), Cancelled())]
@@ -355,6 +392,10 @@ class Lobby:
             raise Refused("game_not_found", "the rematch offer has lapsed")
         race = offer.race
         self._check_rated(race.rules, race.player_ids[0], race.player_ids[1], now)
+        if any(race.bots):  # a bot always wants another race
+            del self._rematches[race.game_id]
+            level = int(race.player_ids[1][len("bot") :])
+            return self._start_bot(player, level, race.rules, now)
         offer.asked.add(player.id)
         if len(offer.asked) < 2:
             opponent = race.player_ids[1 - race.seat_of(player.id)]
@@ -436,24 +477,37 @@ class Lobby:
                 return code
 
     def _start(
-        self, first: _Player, second: _Player, rules: Rules, now: float, room: _Room | None = None
+        self,
+        first: _Player,
+        second: _Player | None,
+        rules: Rules,
+        now: float,
+        *,
+        room: _Room | None = None,
+        bot: tuple[SeatInfo, BotPolicy | None] | None = None,
     ) -> list[Output]:
-        """A new race: ``first`` takes seat 0; ``room``, if any, is full from now on."""
+        """A new race: ``first`` takes seat 0, ``second`` or the ``bot`` seat 1; ``room``,
+        if any, is full from now on."""
         game_id = f"{self._rng.getrandbits(64):016x}"
         dealers = fresh_dealers(rules, self._rng)
-        seats = (SeatInfo(first.id, first.name), SeatInfo(second.id, second.name))
+        players = [first] if second is None else [first, second]
+        seat1 = SeatInfo(second.id, second.name) if second is not None else None
+        if bot is not None:
+            seat1 = bot[0]
+        assert seat1 is not None
         ratings = None
-        if rules.rated:
+        if rules.rated and second is not None:
             self._seeks.charge_rated(first.id, second.id, now)
             ratings = (first.rating, second.rating)
         race = Race(
-            game_id, seats, rules, dealers, idle_limit=self.idle_limit, grace=self.grace,
-            ratings=ratings,
+            game_id, (SeatInfo(first.id, first.name), seat1), rules, dealers,
+            idle_limit=self.idle_limit, grace=self.grace, ratings=ratings,
+            bots=(None, None if bot is None else bot[1]),
         )  # fmt: skip
         self._races[game_id] = race
         if room is not None:
             room.race = race  # before the start, which may end the race (and close the room)
-        for player in (first, second):
+        for player in players:
             self._stop_watching(player)
             player.race, player.last_race, player.finished = race, None, None
         return self._after_race(race, race.start(now))
@@ -464,11 +518,12 @@ class Lobby:
             return out
         del self._races[race.game_id]
         self._rooms = {code: room for code, room in self._rooms.items() if room.race is not race}
-        players = [self._players[pid] for pid in race.player_ids]
-        for player, rating in zip(players, race.ratings_after or (None, None), strict=True):
+        players = [self._players[pid] for pid in race.player_ids if pid in self._players]
+        for player in players:
             player.race, player.last_race, player.finished = None, race, race.game_id
             player.missed_over = not player.online
-            if rating is not None:
+        if race.ratings_after is not None:
+            for player, rating in zip(players, race.ratings_after, strict=True):
                 player.rating = rating
         if all(player.online for player in players):
             self._rematches[race.game_id] = _Rematch(race)

@@ -60,6 +60,7 @@ from .seeding import stored, wire
 if TYPE_CHECKING:
     from protocol import BoardStatus, Rules
 
+    from .bot_policy import BotPolicy, Move
     from .glicko2 import Glicko
     from .seeding import Dealers
 
@@ -86,6 +87,11 @@ class _Seat:
     """Disconnected; outlives ``away_deadline`` when the grace ends on a final count."""
     last_play_seq: int = 0
     moves: list[MoveRecord] = field(default_factory=list)
+    bot: BotPolicy | None = None
+    """The policy that plays this seat, if a bot sits in it (the core plays for it)."""
+    bot_move: Move | None = None
+    bot_at: float | None = None
+    """When the bot makes ``bot_move``: a deadline like the others."""
 
 
 class Race:
@@ -101,11 +107,13 @@ class Race:
         idle_limit: float | None,
         grace: float,
         ratings: tuple[Glicko, Glicko] | None = None,
+        bots: tuple[BotPolicy | None, BotPolicy | None] = (None, None),
     ) -> None:
         """``dealers``: each seat's, which deals its layout and its redeal.
 
         ``idle_limit`` None: no idle limit (practice, where nobody waits).
         ``ratings``: the players' before a rated race (None: unrated).
+        ``bots``: the policy of each seat a bot sits in; the race plays for it.
         """
         self.game_id = game_id
         self.rules = rules
@@ -132,6 +140,9 @@ class Race:
             )
         ]
         self._seeds, self._commits = wire(dealers)
+        for seat, bot in zip(self._seats, bots, strict=True):
+            seat.bot = bot
+        self._bots = [bot is not None for bot in bots]
         self._clock: float | None = None
         self._players = tuple(seat.info.player_id for seat in self._seats)
         self._watchers: set[str] = set()
@@ -176,7 +187,7 @@ class Race:
             game_id=self.game_id,
             seat=seat,
             players=self.names,
-            bots=[False, False],
+            bots=self.bots,
             ratings=self._shown,
             rules=self.rules,
             boards=[board_to_wire(s.board, s.status) for s in self._seats],
@@ -187,12 +198,17 @@ class Race:
             over=self.over,
         )
 
+    @property
+    def bots(self) -> list[bool]:
+        """Which seats a bot sits in."""
+        return list(self._bots)
+
     def next_deadline(self) -> float | None:
         """The earliest time at which :meth:`tick` has something to do, or None."""
         if self.over is not None:
             return None
         times = [self._clock] + [
-            t for seat in self._seats for t in (seat.idle_deadline, seat.away_deadline)
+            t for seat in self._seats for t in (seat.idle_deadline, seat.away_deadline, seat.bot_at)
         ]
         return min((t for t in times if t is not None), default=None)
 
@@ -216,6 +232,7 @@ class Race:
             self._clock = now + self.rules.time_limit_s
         for seat in self._seats:
             self._restart_idle(seat, now)
+            self._plan_bot(seat, now)
         boards = [board_to_wire(s.board, s.status) for s in self._seats]
         out: list[Output] = [RaceStarted(self._race_start())]
         out += [
@@ -225,7 +242,7 @@ class Race:
                     game_id=self.game_id,
                     seat=index,
                     players=self.names,
-                    bots=[False, False],
+                    bots=self.bots,
                     ratings=self._shown,
                     rules=self.rules,
                     boards=boards,
@@ -239,6 +256,9 @@ class Race:
 
     def play(self, seat: int, card: engine.Card, now: float) -> list[Output]:
         """Play ``card`` from ``seat``'s board."""
+        return self._woken(self._play(seat, card, now))
+
+    def _play(self, seat: int, card: engine.Card, now: float) -> list[Output]:
         player = self._moving(seat)
         try:
             move = player.board.play(card)
@@ -265,10 +285,15 @@ class Race:
             self.seq,
         )
         journaled = Journaled(self.game_id, Entry(self.seq, seat, code, at))
-        return self._woken([journaled, played, *self._decide(now)])
+        out: list[Output] = [journaled, played, *self._decide(now)]
+        self._plan_bot(player, now)
+        return out
 
     def redeal(self, seat: int, now: float) -> list[Output]:
         """Use ``seat``'s redeal; only a stuck board with one left may."""
+        return self._woken(self._redeal(seat, now))
+
+    def _redeal(self, seat: int, now: float) -> list[Output]:
         player = self._moving(seat)
         try:
             player.board.redeal(player.dealer.redeal)
@@ -282,7 +307,9 @@ class Race:
         board = board_to_wire(player.board, player.status)
         redealt = Redealt(game_id=self.game_id, seat=seat, board=board, t_ms=_ms(at), seq=self.seq)
         journaled = Journaled(self.game_id, Entry(self.seq, seat, "redeal", at))
-        return self._woken([journaled, self._broadcast(redealt), *self._decide(now)])
+        out = [journaled, self._broadcast(redealt), *self._decide(now)]
+        self._plan_bot(player, now)
+        return out
 
     def resign(self, seat: int, now: float) -> list[Output]:
         """``seat`` gives up and loses at once."""
@@ -362,6 +389,8 @@ class Race:
         if self._clock == due:
             return self._time_up(due)
         for index, seat in enumerate(self._seats):
+            if seat.bot_at == due:
+                return self._bot_moves(index, due)
             if seat.away_deadline == due:
                 seat.away_deadline = None
                 # A player whose count is final is no longer racing: nothing to abandon.
@@ -369,6 +398,28 @@ class Race:
             if seat.idle_deadline == due:
                 return self._time_out(index, due)
         raise AssertionError("a deadline fell that no seat holds")  # pragma: no cover
+
+    def _plan_bot(self, seat: _Seat, now: float) -> None:
+        """A bot's next move, planned when its own board has changed (or nothing to do)."""
+        if seat.bot is None:
+            return
+        seat.bot_move = seat.bot_at = None
+        if self.over is not None or seat.status not in RACING:
+            return
+        idle = None if seat.idle_deadline is None else seat.idle_deadline - now
+        clock = None if self._clock is None else self._clock - now
+        move = seat.bot.next_move(seat.board, idle_left=idle, clock_left=clock)
+        if move is not None:
+            seat.bot_move, seat.bot_at = move, now + move.delay
+
+    def _bot_moves(self, index: int, now: float) -> list[Output]:
+        """The bot in seat ``index`` makes the move it planned."""
+        seat = self._seats[index]
+        move, seat.bot_move, seat.bot_at = seat.bot_move, None, None
+        assert move is not None
+        if move.card is None:
+            return self._redeal(index, now)
+        return self._play(index, move.card, now)
 
     def _time_out(self, index: int, now: float) -> list[Output]:
         """``index`` went the idle limit without a play."""
@@ -444,7 +495,7 @@ class Race:
     def _finish(self, now: float, winner: int | None, reason: str) -> list[Output]:
         self.seq += 1
         for seat in self._seats:
-            seat.idle_deadline = seat.away_deadline = None
+            seat.idle_deadline = seat.away_deadline = seat.bot_at = None
         self._clock = None
         self.ended = now
         self.over = GameOver.model_validate(

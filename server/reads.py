@@ -53,7 +53,7 @@ PROFILE = (
 SUMMARY_COLUMNS = (
     "r.id, r.ended, p0.name, p1.name, r.rules, r.result, r.winner, r.reason, r.count0,"
     " r.count1, r.time0, r.time1, r.rating0_before, r.rating0_after, r.rating1_before,"
-    " r.rating1_after"
+    " r.rating1_after, r.player0, r.player1"
 )
 _FROM = (
     " FROM races AS r JOIN players AS p0 ON p0.id = r.player0"
@@ -116,6 +116,7 @@ class Summary:
     times_ms: tuple[int | None, int | None]
     ratings: tuple[tuple[int, int], tuple[int, int]] | None
     """Each player's rating before and after, if the race was rated."""
+    player_ids: tuple[str, str] = ("", "")
 
 
 def rating(row: tuple[object, ...] | None) -> Glicko | None:
@@ -148,7 +149,7 @@ def profile(row: tuple[object, ...]) -> Profile:
 
 def summary(row: tuple[object, ...]) -> Summary:
     game_id, ended, name0, name1, rules, result, winner, reason, count0, count1 = row[:10]
-    time0, time1, *changes = row[10:]
+    time0, time1, *changes, player0, player1 = row[10:]
     before0, after0, before1, after1 = (_maybe_int(x) for x in changes)
     ratings = None
     if before0 is not None and after0 is not None and before1 is not None and after1 is not None:
@@ -164,6 +165,7 @@ def summary(row: tuple[object, ...]) -> Summary:
         counts=(_int(count0), _int(count1)),
         times_ms=(_maybe_int(time0), _maybe_int(time1)),
         ratings=ratings,
+        player_ids=(str(player0), str(player1)),
     )
 
 

@@ -22,11 +22,13 @@ from typing import TYPE_CHECKING
 import engine
 from protocol import Rules
 
+from .bots import bot_of
 from .events import Output, RaceEnded, Refused
 from .race import Race, SeatInfo
 from .seeding import dealers_from
 
 if TYPE_CHECKING:
+    import random
     from collections.abc import Sequence
 
     from .record import Entry, RaceStart
@@ -46,9 +48,11 @@ def restore(
     now: float,
     idle_limit: float | None,
     grace: float,
+    rng: random.Random | None = None,
 ) -> tuple[Race, list[Output]]:
     """The race of this journal at ``now``, and what is left to do for it.
 
+    ``rng`` plays for a bot seat (``secrets.SystemRandom()`` outside tests).
     The outputs are a :class:`~server.events.RaceEnded` if the race is over:
     its journal ended it before its record was written, or it was aborted.
     """
@@ -62,6 +66,7 @@ def restore(
         race = Race(
             start.game_id, seats, rules, dealers, idle_limit=idle_limit, grace=grace,
             ratings=start.ratings if rules.rated else None,
+            bots=(bot_of(start.player_ids[0], rng), bot_of(start.player_ids[1], rng)),
         )  # fmt: skip
     except (ValueError, TypeError) as exc:
         log.error("race %s cannot be restored, its start is unreadable: %s", start.game_id, exc)
@@ -81,8 +86,9 @@ def restore(
             return race, _ended(out if race.over is not None else race.abort(now))
     if race.over is not None:  # the journal ended it; its record had not been written
         return race, _ended(out)
-    for seat in (0, 1):
-        race.leave(seat, now)
+    for seat, bot in enumerate(race.bots):
+        if not bot:  # a bot has no connection to come back on: it plays on
+            race.leave(seat, now)
     return race, []
 
 
