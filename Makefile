@@ -73,11 +73,12 @@ schema: $(STAMP)  ## regenerate protocol/schema/*.json from the models
 stats: $(STAMP)  ## deal statistics with 95% confidence intervals
 	$(BIN)/python -m engine stats --deals 200000
 
-bench: $(BENCH_STAMP)  ## the benchmarks: engine, store, restoring races, load, then several workers (about 17 minutes)
+bench: $(BENCH_STAMP)  ## the benchmarks: engine, store, restoring races, load, bots, then several workers (about 18 minutes)
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.store
 	$(BIN)/python -m bench.restore
 	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.bots
 	$(BIN)/python -m bench.cluster
 
 bench-quick: $(BENCH_STAMP)  ## a short benchmark run (under a minute); the last line is JSON

@@ -10,12 +10,14 @@ screen draw the state again. The websocket lives in one worker
 
 from __future__ import annotations
 
+import math
 import time
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from textual.app import App
 
 from protocol import (
+    BotRequest,
     Cancel,
     CreateRoom,
     GameOver,
@@ -36,6 +38,7 @@ from .keys import Refusal, resolve_key, resolve_prompt
 from .lookups import ProfileQuery, answer
 from .net import Connection, LinkChanged, NameRefused, ServerEvent
 from .practice import Dealt, Practice
+from .render import player_names
 from .screens import BrowseScreen, LobbyScreen, NameScreen, RaceScreen, ReplayScreen, StateScreen
 from .state import ClientState, outcome_words
 from .tokens import TokenStore
@@ -49,6 +52,7 @@ if TYPE_CHECKING:
     from .lookups import Query
     from .messages import BackToLobby, CardKey, CardTyped, Command, Fetch, Notice, ReplayControl
     from .options import Options
+    from .race_view import Waiting
 
 __all__ = ["Backend", "FlowerGardenApp"]
 
@@ -115,7 +119,7 @@ class FlowerGardenApp(App[int]):
             self.state.name = self.options.name or "you"
             practice.start()
             return
-        self.push_screen(LobbyScreen(self.state, self.clock, self.options.rules))
+        self.push_screen(LobbyScreen(self.state, self.clock, self.options.rules, self.options.bot))
         name = self.options.name
         if name is None and self.tokens.get(self.options.server) is None:
             self.push_screen(NameScreen(), self._connect)
@@ -130,7 +134,7 @@ class FlowerGardenApp(App[int]):
     @staticmethod
     def _first_action(options: Options) -> ClientMessage | None:
         if options.action == "seek":
-            return Seek(rules=options.rules)
+            return Seek(rules=options.rules, bot=options.bot)
         if options.action == "create_room":
             return CreateRoom(rules=options.rules, public=options.public)
         if options.action == "join_room":
@@ -155,7 +159,11 @@ class FlowerGardenApp(App[int]):
                 # A race that ended while we were away: say how, then do as asked.
                 clock = race.rules.time_limit_s
                 headline, reason = outcome_words(
-                    race.over, race.seat, race.players, idle_s=race.idle_s, clock_s=clock
+                    race.over,
+                    race.seat,
+                    player_names(race.players, race.bots),
+                    idle_s=race.idle_s,
+                    clock_s=clock,
                 )
                 self.state.leave_race()
                 self.state.note(f"your last race: {headline.lower()}, {reason}")
@@ -180,7 +188,7 @@ class FlowerGardenApp(App[int]):
             # The server forgot our seek or room with the old connection: ask again.
             self.state.waiting = None
             if waiting.kind == "seeking":
-                self._start = Seek(rules=waiting.rules)
+                self._start = Seek(rules=waiting.rules, bot=self._bot_left(waiting))
             else:
                 self._start = CreateRoom(rules=waiting.rules, public=self.options.public)
                 self.state.note("the connection dropped: your room has a new code")
@@ -192,6 +200,13 @@ class FlowerGardenApp(App[int]):
         # Last: the answer to this lobby comes after any game_state that resumes a race
         # (ClientState.resuming), so it also says when no game_state is coming.
         self.send(Lobby())
+
+    def _bot_left(self, waiting: Waiting) -> BotRequest | None:
+        """The bot a seek lost with the connection asked for, with the wait that was left."""
+        if waiting.bot is None or waiting.bot_at is None:
+            return None
+        left = min(300, max(0, math.ceil(waiting.bot_at - self.clock())))
+        return BotRequest(after_s=left, level=waiting.bot.level)
 
     def on_link_changed(self, event: LinkChanged) -> None:
         retry_at = None if event.delay is None else self.clock() + event.delay

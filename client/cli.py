@@ -1,7 +1,8 @@
 """``flowergarden``: the command line of the terminal client.
 
 ``flowergarden [--server URL] [--name NAME] [--seek | --create-room | --room CODE] [rules]``
-races on a server, by default with mirror, winnable-only rules
+races on a server, by default with mirror, winnable-only rules; ``--bot LEVEL`` races a
+server's bot at once, ``--seek --bot-after SECONDS`` if nobody comes in that time
 (:data:`~client.options.RACE_RULES`); ``flowergarden practice [--seed N] [--winnable-only]``
 plays alone.
 """
@@ -13,10 +14,11 @@ import locale
 import sys
 from typing import TYPE_CHECKING, Any, Literal
 
-from protocol import Rules
+from protocol import BotRequest, Rules
 
 from .cards import glyphs_supported
 from .failures import url_problem
+from .levels import DEFAULT_LEVEL, LEVELS
 from .options import DEFAULT_SERVER, RACE_RULES, Options
 
 if TYPE_CHECKING:
@@ -85,6 +87,28 @@ def _add_clock_and_rating(group: Any) -> None:
     )
 
 
+def _add_bot(parser: argparse.ArgumentParser) -> None:
+    levels = ", ".join(f"{level.level} {level.name} ({level.seconds:.1f} s)" for level in LEVELS)
+    group = parser.add_argument_group(
+        "bots (the server's own players; a race with a bot is never rated)",
+        f"Levels, about so many seconds a card: {levels}.",
+    )
+    group.add_argument(
+        "--bot",
+        type=int,
+        choices=[level.level for level in LEVELS],
+        metavar="LEVEL",
+        help="race the server's bot of this level (1-5) at once; with --seek --bot-after, "
+        f"the bot that comes (default {DEFAULT_LEVEL})",
+    )
+    group.add_argument(
+        "--bot-after",
+        type=int,
+        metavar="SECONDS",
+        help="with --seek: if nobody is paired within SECONDS (0-300), a bot takes the seat",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="flowergarden",
@@ -111,6 +135,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--public", action="store_true", help="with --create-room: list the room in the lobby"
     )
+    _add_bot(parser)
     _add_rules(parser)
     _add_display(parser)
     commands = parser.add_subparsers(dest="command", metavar="{practice}")
@@ -141,8 +166,9 @@ def parse_args(argv: Sequence[str] | None = None, *, encoding: str | None = None
     if problem is not None:
         parser.error(problem)
     rules = _race_rules(parser, args)
+    bot = _bot(parser, args)
     action: Literal["seek", "create_room", "join_room"] | None = None
-    if args.seek:
+    if args.seek or bot is not None:
         action = "seek"
     elif args.create_room:
         action = "create_room"
@@ -154,9 +180,28 @@ def parse_args(argv: Sequence[str] | None = None, *, encoding: str | None = None
         action=action,
         room=args.room or "",
         rules=rules,
+        bot=bot,
         public=args.public,
         ascii=ascii,
     )
+
+
+def _bot(parser: argparse.ArgumentParser, args: argparse.Namespace) -> BotRequest | None:
+    """The bot ``--bot`` and ``--bot-after`` ask for, or the parser's error for a mix that
+    cannot be."""
+    if args.bot is None and args.bot_after is None:
+        return None
+    if args.create_room or args.room:
+        parser.error("a bot races in quick match only: leave out --create-room and --room")
+    after = args.bot_after
+    if after is not None and not args.seek:
+        parser.error("--bot-after is for --seek: a bot if nobody comes (--bot LEVEL: at once)")
+    if after is not None and not 0 <= after <= 300:
+        parser.error("--bot-after must be 0 to 300 seconds")
+    if args.rated and not after:
+        parser.error("a race with a bot is never rated: leave out --rated, or use --bot-after")
+    level = DEFAULT_LEVEL if args.bot is None else args.bot
+    return BotRequest(after_s=after or 0, level=level)
 
 
 def _race_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Rules:

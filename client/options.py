@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from protocol import Rules
+from protocol import BotRequest, Rules
 
 __all__ = ["DEFAULT_SERVER", "RACE_RULES", "Options"]
 
@@ -23,6 +23,9 @@ class Options:
     """Start straight into quick match, a new room, or the room ``room``."""
     room: str = ""
     rules: Rules = RACE_RULES
+    bot: BotRequest | None = None
+    """With ``seek``: the bot to race if nobody comes in ``after_s`` (0: at once). Also what
+    the lobby's forms offer first (``--bot``, ``--bot-after``)."""
     public: bool = False
     ascii: bool = False
     practice: bool = False

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     import engine
-    from protocol import Board, BoardStatus, GameOver, RatingChange
+    from protocol import Board, BoardStatus, BotRequest, GameOver, RatingChange
 
     from .bests import PracticeBest
     from .dealcheck import DealCheck
@@ -65,6 +65,10 @@ class Waiting:
     kind: Literal["seeking", "room"]
     rules: Rules
     code: str = ""
+    bot: BotRequest | None = None
+    """The bot this seek asked for (the server's ``seeking`` does not repeat it)."""
+    bot_at: float | None = None
+    """When that bot takes the seat if nobody comes: this client's ``now``."""
 
 
 @dataclass(slots=True)

@@ -185,7 +185,8 @@ def render_board(race: RaceView, seat: int, width: int, *, ascii: bool, now: flo
 def _heading(race: RaceView, seat: int, now: float) -> Text:
     board = race.boards[seat]
     you = seat == race.seat
-    name = race.players[seat] + (" (you)" if you and race.other is not None else "")
+    name = player_names(race.players, race.bots)[seat]
+    name += " (you)" if you and race.other is not None else ""
     text = Text(name, style="bold")
     rating, provisional = race.rating(seat)
     if rating is not None:

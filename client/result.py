@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from .render import player_names
 from .timing import margin_ms, seconds_text
 from .words import outcome_words
 
@@ -35,8 +36,9 @@ def render_result(race: RaceView) -> Text:
     """The end of a race: the result, the reason, each player's time, and what to do next."""
     over = race.over
     assert over is not None
+    names = player_names(race.players, race.bots)  # a bot's marked: "BOT-Hare (bot)"
     headline, reason = outcome_words(
-        over, race.seat, race.players, idle_s=race.idle_s, clock_s=race.rules.time_limit_s
+        over, race.seat, names, idle_s=race.idle_s, clock_s=race.rules.time_limit_s
     )
     text = Text(headline, style="bold reverse")
     text.append(f"  {reason}\n")
@@ -68,7 +70,7 @@ def rating_change_words(change: RatingChange) -> str:
 def times_words(over: Outcome, race: RaceView) -> str:
     """``ann cleared in 41.2 s, 3.1 s ahead   ·   bob 40/52 in 38.5 s``."""
     parts = []
-    for seat, name in enumerate(race.players):
+    for seat, name in enumerate(player_names(race.players, race.bots)):
         count = over.counts[seat] if seat < len(over.counts) else race.boards[seat].count
         t_ms = over.times_ms[seat] if seat < len(over.times_ms) else None
         if t_ms is None:

@@ -32,6 +32,10 @@ and one's own idle limit (``welcome.limits.idle_s``) restarts at the deal, at
 each of one's own plays and redeals the server acknowledges, and on coming
 back. At ``game_over`` the deal is checked against the revealed seeds
 (:mod:`client.dealcheck`).
+
+A seek that asks for a bot (``seek.bot``) is remembered until its ``seeking``
+comes (which does not repeat it); from then the lobby counts down to the bot's
+taking the seat on this client's clock (:attr:`Waiting.bot_at`).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ from protocol import (
     RematchOffered,
     Room,
     Rules,
+    Seek,
     Seeking,
     StatusChanged,
     Welcome,
@@ -72,7 +77,7 @@ from .race_view import Outcome, RaceView, Waiting
 from .words import error_words, outcome_words
 
 if TYPE_CHECKING:
-    from protocol import ClientMessage, Limits, ServerMessage
+    from protocol import BotRequest, ClientMessage, Limits, ServerMessage
 
     from .bests import PracticeBest
     from .lookups import Answer, Query
@@ -107,6 +112,8 @@ class ClientState:
         """What the HTTP API answered (:mod:`client.lookups`)."""
         self.lobby: LobbySnapshot | None = None
         self.waiting: Waiting | None = None
+        self.asked_bot: BotRequest | None = None
+        """The bot the last ``seek`` sent asked for, until its ``seeking`` comes."""
         self.race: RaceView | None = None
         self.notice = ""
         self.notice_is_error = False
@@ -147,6 +154,8 @@ class ClientState:
 
     def sending(self, message: ClientMessage) -> None:
         """Note what this client just sent, until the server's answer comes."""
+        if isinstance(message, Seek):
+            self.asked_bot = message.bot
         race = self.race
         if race is None:
             return
@@ -201,7 +210,9 @@ class ClientState:
             if self.resuming is not None:  # no game_state came first: none is coming
                 self._race_gone()
         elif isinstance(message, Seeking):
-            self.waiting = Waiting("seeking", message.rules)
+            bot, self.asked_bot = self.asked_bot, None
+            bot_at = None if bot is None else now + bot.after_s  # the server's timer, near enough
+            self.waiting = Waiting("seeking", message.rules, bot=bot, bot_at=bot_at)
         elif isinstance(message, Room):
             self.waiting = Waiting("room", message.rules, message.code)
         elif isinstance(message, Cancelled):

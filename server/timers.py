@@ -6,17 +6,27 @@ the core to apply what has passed. A timer that fires early is harmless (the
 tick finds nothing due, and its own ``Wake`` sets the timer again), so a
 deadline that moves later, as the idle limit does at every play, costs
 nothing until the old timer fires.
+
+Timers fall on a grid of :data:`GRID` seconds, never before their deadline:
+deadlines that come within the same 10 ms are applied in one pass of the
+event loop, so what they write shares one transaction. That matters for bots,
+whose plays are deadlines: a thousand bot races make some 3,000 plays a
+second, which would otherwise be 3,000 commits.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["RaceTimers"]
+__all__ = ["GRID", "RaceTimers"]
+
+GRID = 0.01
+"""Seconds between the moments a timer may fire."""
 
 
 class RaceTimers:
@@ -37,7 +47,7 @@ class RaceTimers:
                 del self._timers[game_id]
             return
         loop = asyncio.get_running_loop()
-        when = loop.time() + max(0.0, at - self._clock())
+        when = math.ceil((loop.time() + max(0.0, at - self._clock())) / GRID) * GRID
         if timer is not None:
             if timer.when() <= when:
                 return  # it fires early enough

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from .base import StateScreen
 from .browse import BrowseScreen, HistoryScreen, LeaderboardScreen, ProfileScreen
+from .forms import BotScreen, RulesChoice, RulesScreen
 from .lobby import LobbyScreen
-from .modals import ConfirmScreen, HelpScreen, JoinScreen, NameScreen, RulesChoice, RulesScreen
+from .modals import ConfirmScreen, HelpScreen, JoinScreen, NameScreen
 from .race import RaceScreen
 from .replay import ReplayScreen
 
 __all__ = [
+    "BotScreen",
     "BrowseScreen",
     "ConfirmScreen",
     "HelpScreen",

@@ -3,7 +3,9 @@
 Actions go up to the app as :class:`~client.messages.Command` messages; the
 rules of a quick match or a room are asked in a :class:`RulesScreen` first,
 except when seeking with the rules others seek with (Enter on a row of the
-seeks table): then the rules are exactly that row's.
+seeks table): then the rules are exactly that row's. ``b`` races a bot at once:
+a :class:`BotScreen` asks the level, and the seek has the quick match's rules
+(unrated: a race with a bot never is) and ``bot: {"after_s": 0, "level": L}``.
 """
 
 from __future__ import annotations
@@ -15,14 +17,16 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Label
 
-from protocol import Cancel, CreateRoom, JoinRoom, Rules, Seek, Watch
+from protocol import BotRequest, Cancel, CreateRoom, JoinRoom, Rules, Seek, Watch
 
 from ..apidata import rating_text
+from ..levels import DEFAULT_LEVEL, bot_wait_words
 from ..messages import Command, Notice
 from ..render import player_names, render_code, render_link_reason, render_topbar, rules_words
 from .base import StateScreen, TextView, refill
 from .browse import HistoryScreen, LeaderboardScreen, ProfileScreen
-from .modals import HelpScreen, JoinScreen, RulesChoice, RulesScreen
+from .forms import BotScreen, RulesChoice, RulesScreen
+from .modals import HelpScreen, JoinScreen
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -60,10 +64,12 @@ class LobbyScreen(StateScreen):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "seek", "quick match"),
+        Binding("b", "bot", "race a bot"),
         Binding("c", "create", "create room"),
         Binding("j", "join", "join by code"),
-        Binding("w", "watch", "watch race"),
-        # The line under the tables lists these four: the footer has no room left at 80 columns.
+        # The line under the tables lists these: the footer has no room left at 80 columns
+        # (Enter on a race watches it, as the table's title says).
+        Binding("w", "watch", "watch race", show=False),
         Binding("l", "leaderboard", "leaderboard", show=False),
         Binding("p", "profile", "your profile", show=False),
         Binding("o", "opponent", "last opponent", show=False),
@@ -73,10 +79,20 @@ class LobbyScreen(StateScreen):
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, state: ClientState, clock: Callable[[], float], rules: Rules) -> None:
+    def __init__(
+        self,
+        state: ClientState,
+        clock: Callable[[], float],
+        rules: Rules,
+        bot: BotRequest | None = None,
+    ) -> None:
         super().__init__(state, clock)
         self.rules = rules
         """The rules offered first in the forms: the command line's, then the last used."""
+        self.bot_after = bot.after_s if bot is not None and bot.after_s > 0 else None
+        """The quick-match form's wait before a bot (None: off): the command line's, the last."""
+        self.level = DEFAULT_LEVEL if bot is None else bot.level
+        """The bot's level offered first, in the form and by ``b``."""
         self._shown: LobbySnapshot | None = None
 
     def compose(self) -> ComposeResult:
@@ -117,7 +133,7 @@ class LobbyScreen(StateScreen):
         if lobby is not None and lobby != self._shown:  # a poll that changed nothing keeps all
             self._shown = lobby
             self._fill(lobby)
-        self.query_one("#waiting", TextView).set(self._waiting(state))
+        self.query_one("#waiting", TextView).set(self._waiting(state, now))
         reason = render_link_reason(state)
         link = self.query_one("#link", TextView)
         link.set(reason)
@@ -147,18 +163,22 @@ class LobbyScreen(StateScreen):
         self.query_one("#games-title", Label).update(f" {games_title} (Enter watches)")
 
     @staticmethod
-    def _waiting(state: ClientState) -> Text:
+    def _waiting(state: ClientState, now: float) -> Text:
         waiting = state.waiting
         if state.link in ("failed", "replaced"):
             return Text("not connected: q quits", style="dim")
         if waiting is None:
             return Text(
-                "s quick match · c create a room · j join a room · ? help\n"
+                "s quick match · b race a bot · c create a room · j join a room · ? help\n"
                 "l leaderboard · p your profile · h your races · o your last opponent",
                 style="dim",
             )
         if waiting.kind == "seeking":
-            return Text(f"Seeking a match ({rules_words(waiting.rules)})…  Esc cancels")
+            text = Text(f"Seeking a match ({rules_words(waiting.rules)})…")
+            bot = bot_wait_words(waiting, now)
+            if bot:  # "a bot (BOT-Hare) takes the seat in 23 s", counting down
+                return text.append(f" {bot}").append("\nEsc cancels", style="dim")
+            return text.append("  Esc cancels")
         text = Text(f"Your room ({rules_words(waiting.rules)}): give your friend this code\n")
         text.append_text(render_code(waiting.code))
         text.append("\nWaiting for them to join…  Esc closes the room", style="dim")
@@ -174,12 +194,29 @@ class LobbyScreen(StateScreen):
             if room:
                 self.post_message(Command(CreateRoom(rules=choice.rules, public=choice.public)))
             else:
-                self.post_message(Command(Seek(rules=choice.rules)))
+                self.level = choice.level
+                self.bot_after = None if choice.bot is None else choice.bot.after_s
+                self.post_message(Command(Seek(rules=choice.rules, bot=choice.bot)))
 
-        self.app.push_screen(RulesScreen(self.rules, room=room), chosen)
+        form = RulesScreen(self.rules, room=room, after=self.bot_after, level=self.level)
+        self.app.push_screen(form, chosen)
 
     def action_seek(self) -> None:
         self._ask_rules(room=False)
+
+    def action_bot(self) -> None:
+        """Race a bot now, at the level asked, with the quick match's rules (never rated)."""
+        rules = self.rules.model_copy(update={"rated": False})
+
+        def chosen(level: int | None) -> None:
+            if level is None:
+                return
+            if self.state.waiting is not None:  # seeking or in a room: that stops first
+                self.post_message(Command(Cancel()))
+            self.level = level
+            self.post_message(Command(Seek(rules=rules, bot=BotRequest(after_s=0, level=level))))
+
+        self.app.push_screen(BotScreen(rules, self.level), chosen)
 
     def action_create(self) -> None:
         self._ask_rules(room=True)

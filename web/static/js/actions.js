@@ -1,0 +1,174 @@
+// What the player does: start a match or a room, race a bot, join, watch, play a card (checked here
+// first, so that a card that cannot go up is answered at once, in the server's words,
+// without a round trip), redeal, resign (after asking), rematch, back to the lobby.
+
+import { botLevel, readBotAfter } from "./bot_form.js";
+import { parseLenient } from "./cards.js";
+import { byId } from "./dom.js";
+import { resolveKey } from "./keys.js";
+import { clearHash, route } from "./routes.js";
+import { readRules, writeRules } from "./rules_form.js";
+
+/** A seek, with `bot` when one is wanted. */
+const seekWith = (rules, bot) => (bot ? { type: "seek", rules, bot } : { type: "seek", rules });
+
+export class Actions {
+  constructor(app) {
+    this.app = app;
+    this.onLeaveRace = null;
+    this.lobbyHandlers = {
+      onCancel: () => this.send({ type: "cancel" }),
+      onCopy: (link) => this.copy(link),
+      onSeekSame: (rules) => {
+        writeRules(rules);
+        this.send(seekWith(rules, readBotAfter()));
+      },
+      onJoinCode: (code) => this.send({ type: "join_room", code }),
+    };
+    this.raceKeys = {
+      key: (key) => this.key(key),
+      rematch: () => this.rematch(),
+      redeal: () => this.redeal(),
+      resign: () => this.resign(),
+      prompt: () => byId("card-input").focus(),
+      back: () => this.back(),
+    };
+  }
+
+  get state() {
+    return this.app.state;
+  }
+
+  send(message) {
+    const sent = this.app.send(message);
+    this.app.render();
+    return sent;
+  }
+
+  note(text, error = true) {
+    this.state.note(text, { error });
+    this.app.render();
+  }
+
+  bind() {
+    byId("start-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.start("seek");
+    });
+    byId("create-room").addEventListener("click", () => this.start("create_room"));
+    byId("race-bot").addEventListener("click", () => this.raceBot());
+    byId("join-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const code = byId("room-code").value.trim().toUpperCase();
+      if (!code) return this.note("type the room code your opponent gave you");
+      this.send({ type: "join_room", code });
+    });
+    byId("redeal").addEventListener("click", () => this.redeal());
+    byId("resign").addEventListener("click", () => this.resign());
+    byId("rematch").addEventListener("click", () => this.rematch());
+    byId("back-to-lobby").addEventListener("click", () => this.back());
+    byId("confirm-resign").addEventListener("close", () => {
+      if (byId("confirm-resign").returnValue === "resign") this.send({ type: "resign" });
+      byId("resign").focus();
+    });
+    byId("card-prompt").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const input = byId("card-input");
+      const text = input.value;
+      input.value = "";
+      const card = parseLenient(text);
+      if (card === null) return this.note(`${JSON.stringify(text.trim())} is not a card: try qh, 10h or th`);
+      this.play(card);
+    });
+  }
+
+  start(kind) {
+    const read = readRules();
+    if (read.error) return this.note(read.error);
+    if (kind === "seek") this.send(seekWith(read.rules, readBotAfter()));
+    else this.send({ type: "create_room", rules: read.rules, public: byId("public").checked });
+  }
+
+  /** A bot of the chosen level at once, with the form's rules (never rated); a quick match
+   * already waiting is given up for it. */
+  raceBot() {
+    const read = readRules();
+    if (read.error) return this.note(read.error);
+    const rules = { ...read.rules };
+    delete rules.rated;
+    if (this.state.waiting?.kind === "room") return this.note("close your room first to race a bot");
+    if (this.state.waiting?.kind === "seeking") this.app.send({ type: "cancel" });
+    this.send(seekWith(rules, { after_s: 0, level: botLevel() }));
+  }
+
+  async copy(link) {
+    try {
+      await navigator.clipboard.writeText(link);
+      this.note("link copied", false);
+    } catch {
+      const input = byId("room-link");
+      input?.select();
+      this.note("the link is selected: copy it with your usual keys", false);
+    }
+  }
+
+  // -- the race -----------------------------------------------------------------
+
+  /** Play ``code`` if it may go up now, else say why at once. */
+  play(code) {
+    const race = this.state.race;
+    if (!race) return;
+    if (!race.canPlay) return this.note(race.whyNotPlaying());
+    const refusal = race.projected().whyIllegal(code);
+    if (refusal) return this.note(refusal);
+    this.state.note("");
+    if (this.app.send({ type: "play", card: code })) race.sent.push(code);
+    this.app.render();
+  }
+
+  key(key) {
+    const race = this.state.race;
+    if (!race) return;
+    if (!race.canPlay) return this.note(race.whyNotPlaying());
+    const found = resolveKey(key, race.projected(), race.labels);
+    if (found?.refusal) return this.note(found.refusal);
+    if (found?.card) this.play(found.card);
+  }
+
+  redeal() {
+    const race = this.state.race;
+    if (!race) return;
+    if (!race.canPlay) return this.note(race.whyNotPlaying());
+    const board = race.board;
+    if (!board.redealsLeft) return this.note("no redeal left");
+    if (board.playable().length) return this.note("a redeal is only for when you are stuck");
+    this.send({ type: "redeal" });
+  }
+
+  resign() {
+    const race = this.state.race;
+    if (!race || race.watching || race.over) return this.note(race ? race.whyNotPlaying() : "you are not in a race");
+    const dialog = byId("confirm-resign");
+    dialog.returnValue = "";
+    dialog.showModal();
+  }
+
+  rematch() {
+    const race = this.state.race;
+    if (!race?.over || race.watching) return this.note("a rematch is for after the race");
+    if (this.app.send({ type: "rematch" })) race.rematchAsked = true;
+    this.app.render();
+  }
+
+  back() {
+    const race = this.state.race;
+    if (!race) return;
+    if (!race.watching && race.over === null) return this.note("the race is on: resign first to leave it", false);
+    if (race.watching && race.over === null) this.app.send({ type: "cancel" }); // stop watching
+    if (route().action?.type === "watch") clearHash();
+    this.onLeaveRace?.(race);
+    this.state.leaveRace();
+    this.send({ type: "lobby" });
+    byId("quick-match").focus();
+  }
+}

@@ -1,0 +1,61 @@
+// The server's read-only HTTP API (PROTOCOL.md, "HTTP"), on the same origin as the page
+// (or the one ?server= names). An unknown name or id is 404 with {"error": code}.
+
+export class ApiError extends Error {
+  constructor(status, code, words) {
+    super(words);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+const WORDS = {
+  player_not_found: "no player has that name",
+  race_not_found: "no finished race has that id",
+};
+
+export class Api {
+  constructor(base) {
+    this.base = base;
+  }
+
+  async get(path) {
+    let response;
+    try {
+      response = await fetch(new URL(path, this.base), { headers: { Accept: "application/json" } });
+    } catch {
+      throw new ApiError(0, "network", "cannot reach the server");
+    }
+    let body = null;
+    try {
+      body = await response.json();
+    } catch {
+      body = null;
+    }
+    if (!response.ok) {
+      const code = body?.error ?? `http_${response.status}`;
+      const words = WORDS[code] ?? (response.status === 404 ? "this server has no such page" : `the server answered HTTP ${response.status}`);
+      throw new ApiError(response.status, code, words);
+    }
+    if (body === null) throw new ApiError(response.status, "bad_json", "the server's answer is not JSON");
+    return body;
+  }
+
+  leaderboard(limit = 50) {
+    return this.get(`/api/leaderboard?limit=${limit}`);
+  }
+
+  player(name) {
+    return this.get(`/api/players/${encodeURIComponent(name)}`);
+  }
+
+  races(name, { limit = 20, before = null } = {}) {
+    const query = new URLSearchParams({ limit: String(limit) });
+    if (before) query.set("before", before);
+    return this.get(`/api/players/${encodeURIComponent(name)}/races?${query}`);
+  }
+
+  race(gameId) {
+    return this.get(`/api/races/${encodeURIComponent(gameId)}`);
+  }
+}

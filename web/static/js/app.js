@@ -1,0 +1,330 @@
+// The page's glue: it owns the state and the connection, feeds every server message to
+// the state, and draws the screen that fits (sign in, lobby, race, or one of the HTTP
+// pages). What the player does is in actions.js; how each screen looks in view_*.js.
+
+import { Actions } from "./actions.js";
+import { Api } from "./api.js";
+import { Connection } from "./connection.js";
+import { byId, h, setText, swap } from "./dom.js";
+import { raceKey } from "./keyboard.js";
+import { forgetRace, recallRace, rememberRace } from "./memory.js";
+import { bindBotForm } from "./bot_form.js";
+import { apiBase, clearHash, route, serverUrl } from "./routes.js";
+import { bindRulesForm } from "./rules_form.js";
+import { AppState } from "./state.js";
+import { forgetIdentity, loadIdentity, saveIdentity } from "./tokens.js";
+import { checkDeal } from "./verify.js";
+import { leaderboardView } from "./view_leaderboard.js";
+import { renderLobby, tickLobby } from "./view_lobby.js";
+import { profileView } from "./view_profile.js";
+import { renderRace, tickRace } from "./view_race.js";
+import { replayView } from "./view_replay.js";
+import { ratingText } from "./words.js";
+
+const LOBBY_POLL_S = 3;
+const NAME = /^[A-Za-z0-9_-]{1,20}$/;
+
+const WS_URL = serverUrl();
+const api = new Api(apiBase(WS_URL));
+const state = new AppState();
+const now = () => performance.now() / 1000;
+
+const app = {
+  state,
+  api,
+  connection: null,
+  /** What to do once welcomed and the lobby has answered: join a room, watch, seek again. */
+  pending: route().action,
+  welcomedBefore: false,
+  lastPoll: -Infinity,
+  overShown: null,
+  pageLoads: 0,
+  leavePage: null,
+  send(message) {
+    if (!this.connection?.send(message)) {
+      state.note("not connected: nothing was sent", { error: true });
+      return false;
+    }
+    if (message.type === "seek") state.asked(message.bot);
+    return true;
+  },
+  render: () => render(),
+};
+const actions = new Actions(app);
+
+// -- the connection ---------------------------------------------------------------
+
+function connect(name) {
+  app.connection?.stop();
+  app.connection = new Connection(WS_URL, {
+    message: received,
+    link: (link, details = {}) => {
+      state.setLink(link, details);
+      render();
+    },
+    refused: (words, name = "") => {
+      state.me = null;
+      showSignin(words, name);
+    },
+    identity: (wanted) => loadIdentity(WS_URL, wanted),
+    remember: (identity) => saveIdentity(WS_URL, identity),
+    forget: (name) => forgetIdentity(WS_URL, name),
+  });
+  app.connection.start(name);
+  render();
+}
+
+function received(message) {
+  const t = now();
+  if (message.type === "welcome") welcomed();
+  const before = state.race;
+  const remembered = message.type === "game_state" ? recallRace(message.game_id) : null;
+  if (state.apply(message, t, { remembered })) resync();
+  const race = state.race;
+  if (race && race !== before) raceFocus(race);
+  if (race && !race.watching && ["game_start", "game_state", "played", "redealt"].includes(message.type)) {
+    rememberRace(race);
+  }
+  if (race?.over && race.dealCheck === null && !race.checking) verifyDeal(race);
+  if (message.type === "lobby") startPending();
+  if (message.type === "welcome") welcomeFocus();
+  if (message.type === "error" && message.code === "game_not_found" && route().action?.type === "watch") clearHash();
+  render();
+}
+
+function welcomed() {
+  const waiting = state.waiting;
+  if (app.welcomedBefore && waiting) {
+    // The server forgot the seek or the room with the old connection: ask again.
+    state.waiting = null;
+    app.pending = waiting.kind === "seeking"
+      ? seekAgain(waiting)
+      : { type: "create_room", rules: waiting.rules, public: byId("public").checked };
+    if (waiting.kind === "room") state.note("the connection dropped: your room has a new code");
+  }
+  app.welcomedBefore = true;
+  const race = state.race;
+  if (race && race.watching && race.over === null) app.send({ type: "watch", game_id: race.gameId });
+  // Last: its answer comes after any game_state that resumes a race, so it also says
+  // when none is coming (AppState.resuming).
+  app.send({ type: "lobby" });
+}
+
+/** The seek the server forgot, its bot (if any) due when it was due before. */
+function seekAgain(waiting) {
+  if (!waiting.bot) return { type: "seek", rules: waiting.rules };
+  const after = Math.min(300, Math.max(0, Math.ceil(waiting.botAt - now())));
+  return { type: "seek", rules: waiting.rules, bot: { ...waiting.bot, after_s: after } };
+}
+
+/** A race began (or came back): show it, with the keyboard on one's own board. */
+function raceFocus(race) {
+  if (route().page !== "play") location.hash = "";
+  queueMicrotask(() => {
+    // After the redraw: a focus that was on the lobby, or on the result, is gone by now.
+    const active = document.activeElement;
+    const lost = !active || active === document.body || !active.checkVisibility();
+    if (!lost && !byId("page").contains(active)) return;
+    (race.watching ? byId("board-watched-0") : byId("board-own"))?.focus({ preventScroll: true });
+  });
+}
+
+/** Signed in from the name field: the keyboard goes on from Quick match. */
+function welcomeFocus() {
+  const active = document.activeElement;
+  if (active && active !== document.body && !byId("signin").contains(active)) return;
+  queueMicrotask(() => {
+    if (screen() === "lobby") byId("quick-match").focus();
+  });
+}
+
+function startPending() {
+  const start = app.pending;
+  if (start === null || state.race !== null) return;
+  app.pending = null;
+  if (start.type === "join_room") clearHash();
+  app.send(start);
+}
+
+function resync() {
+  const race = state.race;
+  if (race?.watching) app.send({ type: "watch", game_id: race.gameId });
+  else app.connection?.resync();
+}
+
+async function verifyDeal(race) {
+  race.checking = true;
+  let dealt = race.dealt;
+  if (!dealt) {
+    try {
+      dealt = (await api.race(race.gameId)).boards ?? null; // the record has the boards as dealt
+    } catch {
+      dealt = null;
+    }
+  }
+  race.dealCheck = await checkDeal({ rules: race.rules, commits: race.commits, seeds: race.over.seeds, dealt });
+  if (state.race === race) render();
+}
+
+// -- screens ----------------------------------------------------------------------
+
+function screen() {
+  const where = route();
+  if (where.page !== "play") return "page";
+  if (state.race) return "race";
+  if (state.me || (app.connection && !app.connection.stopped)) return "lobby";
+  return "signin";
+}
+
+function showSignin(error = "", name = "") {
+  byId("signin-error").textContent = error;
+  if (name) byId("name").value = name;
+  render();
+  byId("name").focus();
+}
+
+function signinWhy() {
+  const start = app.pending;
+  if (start?.type === "join_room") return `Choose a name to join room ${start.code}.`;
+  if (start?.type === "watch") return "Choose a name to watch the race.";
+  return "Choose the name you race under. This browser keeps it for next time.";
+}
+
+function render() {
+  const shown = screen();
+  for (const id of ["signin", "lobby", "race", "page"]) byId(id).hidden = shown !== id;
+  renderHeader();
+  if (shown === "signin") setText(byId("signin-why"), signinWhy());
+  if (shown === "lobby") renderLobby(state, actions.lobbyHandlers, now());
+  if (shown === "race") {
+    renderRace(state, now(), { onCard: (code) => actions.play(code) });
+    focusResult();
+  }
+  if (shown === "page") renderRaceBanner();
+}
+
+function focusResult() {
+  const race = state.race;
+  if (!race?.over || app.overShown === race.gameId) return;
+  app.overShown = race.gameId;
+  const active = document.activeElement;
+  if (!active || active === document.body || byId("race").contains(active)) byId("result-headline")?.focus();
+}
+
+function renderHeader() {
+  const me = state.me;
+  setText(byId("me"), me ? `${me.name}${me.rating ? ` · rating ${ratingText(me.rating)}` : ""}` : "");
+  const profile = byId("nav-profile");
+  profile.hidden = !me;
+  if (me) profile.href = `#player=${encodeURIComponent(me.name)}`;
+  byId("change-player").hidden = !me || state.race !== null;
+  const words = {
+    offline: "",
+    connecting: "◌ connecting…",
+    reconnecting: "◌ reconnecting…",
+    online: "● online",
+    replaced: "signed in elsewhere: this page stopped",
+    failed: "✕ cannot connect",
+  }[state.link];
+  setText(byId("link-state"), words);
+  byId("link").dataset.link = state.link;
+  setText(byId("link-reason"), state.linkReason);
+  byId("reconnect").hidden = !["reconnecting", "connecting", "replaced"].includes(state.link) || !state.linkReason;
+}
+
+function renderRaceBanner() {
+  const race = state.race;
+  byId("race-banner").hidden = !(race && race.over === null);
+}
+
+function tick() {
+  const t = now();
+  const shown = screen();
+  if (shown === "race") tickRace(state, t);
+  if (shown === "lobby") tickLobby(state, t);
+  if (shown === "lobby" && app.connection?.online && !document.hidden && t - app.lastPoll >= LOBBY_POLL_S) {
+    app.lastPoll = t;
+    app.send({ type: "lobby" });
+  }
+  const retry = state.retryAt;
+  setText(byId("link-retry"), retry !== null && state.link !== "online" && state.link !== "failed"
+    ? `in ${Math.max(0, Math.ceil(retry - t))} s (try ${state.attempt})` : "");
+}
+
+// -- pages from the HTTP API ------------------------------------------------------
+
+async function loadPage() {
+  app.leavePage?.();
+  app.leavePage = null;
+  const where = route();
+  if (where.page === "play") return;
+  const load = ++app.pageLoads;
+  const container = byId("page-body");
+  swap(container, [h("p", { class: "hint" }, "Loading…")]);
+  let nodes;
+  try {
+    if (where.page === "leaderboard") nodes = await leaderboardView(api);
+    else if (where.page === "player") nodes = await profileView(api, where.name);
+    else nodes = await replayView(api, where.id, { onLeave: (leave) => { app.leavePage = leave; } });
+  } catch (error) {
+    nodes = [h("h2", { id: "page-title", tabindex: "-1" }, "Not found"), h("p", { class: "error" }, error.message)];
+  }
+  if (load !== app.pageLoads) return;
+  swap(container, nodes);
+  byId("page-title")?.focus();
+}
+
+function routed() {
+  const where = route();
+  if (where.page === "play" && where.action) {
+    app.pending = where.action;
+    if (app.connection?.online && state.lobby && !state.resuming) startPending();
+  }
+  loadPage();
+  render();
+}
+
+// -- start ------------------------------------------------------------------------
+
+function bind() {
+  bindRulesForm();
+  bindBotForm();
+  actions.bind();
+  byId("signin-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = byId("name").value.trim();
+    if (!NAME.test(name)) {
+      byId("signin-error").textContent = "a name is 1 to 20 letters, digits, _ or -";
+      return;
+    }
+    byId("signin-error").textContent = "";
+    connect(name);
+  });
+  byId("change-player").addEventListener("click", () => {
+    app.connection?.stop();
+    app.connection = null;
+    app.welcomedBefore = false;
+    app.pending = null;
+    Object.assign(state, new AppState());
+    showSignin();
+  });
+  byId("reconnect").addEventListener("click", () => {
+    if (state.link === "replaced") connect(state.me?.name ?? loadIdentity(WS_URL)?.name ?? "");
+    else app.connection?.retryNow();
+  });
+  window.addEventListener("hashchange", routed);
+  document.addEventListener("keydown", (event) => {
+    if (screen() === "race" && raceKey(event, state.race, actions.raceKeys)) event.preventDefault();
+  });
+  actions.onLeaveRace = (race) => forgetRace(race.gameId);
+}
+
+bind();
+const identity = loadIdentity(WS_URL);
+if (identity) connect(identity.name);
+loadPage();
+render();
+if (screen() === "signin") byId("name").focus();
+setInterval(tick, 250);
+tick();
+window.flowergarden = { state, route }; // for people poking at the page from the console

@@ -1,0 +1,35 @@
+// The lobby's bot controls: the level ("Bot level", 1-5 with each bot's name and pace,
+// BOT-Hare first) that "Race a bot" races at once, and the quick match's "If nobody
+// comes": keep waiting, or that bot takes the seat after 10, 30 or 60 s.
+
+import { BOT_AFTER, botName, DEFAULT_LEVEL, LEVELS, levelWords } from "./bots.js";
+import { byId, h } from "./dom.js";
+
+/** The level chosen in "Bot level". */
+export const botLevel = () => Number(byId("bot-level").value) || DEFAULT_LEVEL;
+
+/** The quick match's `bot` (`{after_s, level}`), or null to wait for a person only. */
+export function readBotAfter() {
+  const after = byId("bot-after").value;
+  return after === "" ? null : { after_s: Number(after), level: botLevel() };
+}
+
+/** The waits name the chosen bot: "BOT-Hare takes the seat after 30 s". */
+function nameTheWaits() {
+  const name = botName(botLevel());
+  for (const option of byId("bot-after").options) {
+    if (option.value !== "") option.textContent = `${name} takes the seat after ${option.value} s`;
+  }
+}
+
+export function bindBotForm() {
+  const level = byId("bot-level");
+  level.replaceChildren(...LEVELS.map((bot) => h("option", { value: bot.level }, levelWords(bot.level))));
+  level.value = String(DEFAULT_LEVEL);
+  byId("bot-after").replaceChildren(
+    h("option", { value: "" }, "keep waiting for a person"),
+    ...BOT_AFTER.map((after) => h("option", { value: after })),
+  );
+  nameTheWaits();
+  level.addEventListener("change", nameTheWaits);
+}

@@ -1,0 +1,173 @@
+// The websocket to the server (client/net.py): hello first, with the stored token when
+// there is one; then every message goes to the page. A dropped connection is tried
+// again after 0.25–0.5 s, then twice as long each time up to 7.5–15 s (half of each
+// wait random, so that pages do not all come back at once); a welcome resets that.
+// Close code 4000 (this player signed in elsewhere) stops it: coming back would take the
+// player from the newer connection, which would do the same, forever.
+
+const REPLACED = 4000;
+const PROTOCOL = 1;
+
+export function backoff(attempt) {
+  const base = Math.min(0.25 * 2 ** (attempt - 1), 7.5);
+  return base + Math.random() * base;
+}
+
+const CLOSE_WORDS = {
+  1001: "the server shut down; it may be restarting",
+  1008: "the server closed the connection: too many messages",
+  1011: "the server failed on a message (its bug, not yours)",
+  1012: "the server is restarting",
+};
+
+export class Connection {
+  /**
+   * ``hooks``: message(msg), link(link, {reason, attempt, retryAt}), refused(words, name),
+   * identity(name) → {name, token} | null, remember({name, token}), forget(name).
+   */
+  constructor(url, hooks) {
+    this.url = url;
+    this.hooks = hooks;
+    this.ws = null;
+    this.name = "";
+    this.welcomed = false;
+    this.everWelcomed = false;
+    this.attempt = 0;
+    this.timer = null;
+    this.stopped = true;
+  }
+
+  get online() {
+    return this.welcomed && this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  start(name) {
+    this.name = name;
+    this.stopped = false;
+    this.attempt = 0;
+    this.open();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    const ws = this.ws;
+    this.ws = null;
+    this.welcomed = false;
+    if (ws) ws.close(1000);
+  }
+
+  /** Drop the connection and come back at once: the server resumes the race with game_state. */
+  resync() {
+    if (this.ws) this.ws.close(1000);
+  }
+
+  retryNow() {
+    if (this.stopped || this.ws) return;
+    clearTimeout(this.timer);
+    this.open();
+  }
+
+  send(message) {
+    if (!this.online) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  open() {
+    clearTimeout(this.timer);
+    this.hooks.link(this.everWelcomed ? "reconnecting" : "connecting", { attempt: this.attempt });
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (error) {
+      this.stopped = true;
+      this.hooks.link("failed", { reason: `not a websocket URL: ${this.url} (${error.message})` });
+      return;
+    }
+    this.ws = ws;
+    this.welcomed = false;
+    this.triedToken = false;
+    ws.onopen = () => this.hello(ws);
+    ws.onmessage = (event) => this.received(ws, event.data);
+    ws.onclose = (event) => this.closed(ws, event);
+  }
+
+  hello(ws, { withToken = true } = {}) {
+    const stored = withToken ? this.hooks.identity(this.name) : null;
+    this.triedToken = stored !== null;
+    const hello = { type: "hello", name: stored?.name ?? this.name, protocol: PROTOCOL };
+    if (stored) hello.token = stored.token;
+    ws.send(JSON.stringify(hello));
+  }
+
+  received(ws, data) {
+    if (ws !== this.ws) return;
+    let message;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (this.welcomed) {
+      this.hooks.message(message);
+      return;
+    }
+    if (message.type === "welcome") {
+      this.welcomed = this.everWelcomed = true;
+      this.attempt = 0;
+      this.name = message.name;
+      this.hooks.remember({ name: message.name, token: message.token });
+      this.hooks.link("online");
+      this.hooks.message(message);
+    } else if (message.type === "error") {
+      this.refused(ws, message);
+    }
+  }
+
+  refused(ws, error) {
+    if (error.code === "bad_token" && this.triedToken) {
+      this.hooks.forget(this.name); // the server forgot us: start afresh with the name
+      this.hello(ws, { withToken: false });
+      return;
+    }
+    const returning = this.triedToken;
+    if (error.code === "unavailable" && returning) {
+      this.hooks.link("reconnecting", { reason: "the server cannot sign you in right now; trying again" });
+      ws.close(1000); // and closed() tries again
+      return;
+    }
+    this.stop();
+    if (!returning && ["bad_name", "name_taken"].includes(error.code)) {
+      this.hooks.refused(error.message, "");
+    } else if (!returning && error.code === "unavailable") {
+      this.hooks.refused("the server cannot register new players right now; try again in a moment", this.name);
+    } else if (error.code === "rate_limited") {
+      this.hooks.link("failed", { reason: "the server turns away new players from this address for now: try again later" });
+    } else if (error.code === "unsupported_protocol") {
+      this.hooks.link("failed", { reason: `the server speaks another protocol (${error.message}): reload the page` });
+    } else {
+      this.hooks.link("failed", { reason: `the server refused hello: ${error.code}: ${error.message}` });
+    }
+  }
+
+  closed(ws, event) {
+    if (ws !== this.ws) return;
+    this.ws = null;
+    this.welcomed = false;
+    if (this.stopped) return;
+    if (event.code === REPLACED) {
+      this.stopped = true;
+      this.hooks.link("replaced", { reason: "signed in elsewhere: this page stopped" });
+      return;
+    }
+    const host = new URL(this.url).host;
+    const reason = CLOSE_WORDS[event.code]
+      ?? (this.everWelcomed ? `the connection to ${host} dropped` : `cannot reach ${host}: is the server running?`);
+    this.attempt += 1;
+    const delay = event.code === 1000 && this.attempt === 1 ? 0 : backoff(this.attempt);
+    const retryAt = performance.now() / 1000 + delay;
+    this.hooks.link(this.everWelcomed ? "reconnecting" : "connecting", { reason, attempt: this.attempt, retryAt });
+    this.timer = setTimeout(() => this.open(), delay * 1000);
+  }
+}

@@ -1,0 +1,28 @@
+// A finished race played again from its record (GET /api/races/GAME_ID): the boards as
+// dealt, then every move in order, a redeal dealt from the revealed seed by PROTOCOL.md's
+// algorithm. frames[k] is both boards after k moves.
+
+import { Board } from "./board.js";
+import { redeal } from "./dealing.js";
+import { seedFromHex } from "./sha256.js";
+
+/** {frames: [{boards, move}], stopped: words or null} for a race record. */
+export async function buildReplay(record) {
+  const boards = record.boards.map((board) => Board.fromWire(board));
+  const frames = [{ boards: boards.map((board) => board.copy()), move: null }];
+  const verifiable = record.dealing === undefined || record.dealing === "sha256";
+  for (const move of record.moves) {
+    const board = boards[move.seat];
+    if (!board) return { frames, stopped: `move ${move.seq} names seat ${move.seat}` };
+    if (move.card === "redeal") {
+      if (!verifiable) return { frames, stopped: "this race was dealt before verifiable deals: its redeal cannot be shown" };
+      board.redealAs(await redeal(seedFromHex(record.seeds[move.seat]), board.gathered()));
+    } else if (board.isLegal(move.card)) {
+      board.play(move.card);
+    } else {
+      return { frames, stopped: `move ${move.seq} (${move.card}) does not fit: ${board.whyIllegal(move.card)}` };
+    }
+    frames.push({ boards: boards.map((b) => b.copy()), move });
+  }
+  return { frames, stopped: null };
+}

@@ -1,0 +1,58 @@
+// The rules form of the lobby: mirror and winnable only by default (speed alone decides);
+// "rated" forces both, as PROTOCOL.md requires of a rated race.
+
+import { byId, setText } from "./dom.js";
+import { rulesWords } from "./words.js";
+
+export const DEFAULT_RULES = Object.freeze({
+  deal: "mirror", winnable_only: true, redeals: 0, tiebreak: "draw", time_limit_s: null, rated: false,
+});
+
+/** The form's rules, or {error} in words when the time limit is out of range. */
+export function readRules() {
+  const time = byId("rule-time").value.trim();
+  const limit = time === "" ? null : Number(time);
+  if (limit !== null && !(Number.isInteger(limit) && limit >= 30 && limit <= 3600)) {
+    return { error: "a time limit is a whole number of seconds from 30 to 3600 (or empty: none)" };
+  }
+  const rules = {
+    deal: byId("rule-deal").value,
+    winnable_only: byId("rule-winnable").checked,
+    redeals: byId("rule-redeal").checked ? 1 : 0,
+    tiebreak: byId("rule-tiebreak").value,
+    time_limit_s: limit,
+  };
+  if (byId("rule-rated").checked) rules.rated = true; // only when asked: older servers know no "rated"
+  return { rules };
+}
+
+export function writeRules(rules) {
+  const full = { ...DEFAULT_RULES, ...rules };
+  byId("rule-deal").value = full.deal;
+  byId("rule-winnable").checked = full.winnable_only;
+  byId("rule-redeal").checked = full.redeals === 1;
+  byId("rule-tiebreak").value = full.tiebreak;
+  byId("rule-time").value = full.time_limit_s ?? "";
+  byId("rule-rated").checked = Boolean(full.rated);
+  ratedForces();
+}
+
+function ratedForces() {
+  const rated = byId("rule-rated").checked;
+  if (rated) {
+    byId("rule-deal").value = "mirror";
+    byId("rule-winnable").checked = true;
+  }
+  byId("rule-deal").disabled = rated;
+  byId("rule-winnable").disabled = rated;
+  const read = readRules();
+  setText(byId("rules-summary"), read.rules ? rulesWords(read.rules) : "check the time limit");
+}
+
+export function bindRulesForm() {
+  for (const id of ["rule-deal", "rule-winnable", "rule-redeal", "rule-tiebreak", "rule-time", "rule-rated"]) {
+    byId(id).addEventListener("input", ratedForces);
+    byId(id).addEventListener("change", ratedForces);
+  }
+  writeRules(DEFAULT_RULES);
+}

@@ -1,0 +1,154 @@
+// Everything the page shows, fed by server messages (client/state.py): the views only
+// draw it. apply() takes each message with this page's clock; it answers true when the
+// race on screen has drifted from the server's (a skipped seq), and the page then
+// catches up: a player by reconnecting (the server resumes with game_state), a
+// spectator by watching again.
+//
+// A race can also be gone when the page comes back: the server sends a returning
+// player's game_state right after welcome, and the page asks for a lobby snapshot after
+// that; a snapshot that comes first means no game_state is coming (``resuming``).
+
+import { Race } from "./race.js";
+import { errorWords } from "./words.js";
+
+export class AppState {
+  constructor() {
+    this.me = null; // {name, playerId, rating}
+    this.limits = null;
+    this.link = "offline";
+    this.linkReason = "";
+    this.retryAt = null;
+    this.attempt = 0;
+    this.lobby = null;
+    this.waiting = null; // {kind: "seeking" | "room", rules, code, bot, botAt}
+    this.askedBot = null; // the last seek's `bot`: "seeking" does not echo it
+    this.race = null;
+    this.resuming = null;
+    this.notice = "";
+    this.noticeError = false;
+  }
+
+  note(text, { error = false } = {}) {
+    this.notice = text;
+    this.noticeError = error;
+  }
+
+  setLink(link, { reason = "", attempt = 0, retryAt = null } = {}) {
+    Object.assign(this, { link, attempt, retryAt, linkReason: link === "online" ? "" : reason });
+  }
+
+  leaveRace() {
+    this.race = null;
+    this.note("");
+  }
+
+  /** Apply one server message; true means the race on screen needs catching up. */
+  apply(message, now, { remembered = null } = {}) {
+    switch (message.type) {
+      case "played":
+      case "redealt":
+      case "status":
+      case "game_over":
+        return this.raceEvent(message, now);
+      case "game_start":
+      case "game_state":
+        this.newRace(message, now, remembered);
+        break;
+      case "welcome":
+        this.me = { name: message.name, playerId: message.player_id, rating: message.rating ?? null };
+        this.limits = message.limits ?? null;
+        this.waitForResume();
+        break;
+      case "lobby":
+        this.lobby = message;
+        if (this.resuming !== null) this.raceGone();
+        break;
+      case "seeking":
+        this.seeking(message, now);
+        break;
+      case "room":
+        this.waiting = { kind: "room", rules: message.rules, code: message.code };
+        break;
+      case "cancelled":
+        this.waiting = null;
+        break;
+      case "opponent_away":
+      case "opponent_back":
+      case "rematch_offered":
+        this.opponent(message, now);
+        break;
+      case "error":
+        this.error(message);
+        break;
+      default:
+        break; // a message type this page does not know: ignored, as PROTOCOL.md asks
+    }
+    return false;
+  }
+
+  /** A seek was sent: its `bot` (or null), for the countdown once "seeking" comes. */
+  asked(bot) {
+    this.askedBot = bot ?? null;
+  }
+
+  seeking(message, now) {
+    const bot = this.askedBot;
+    this.askedBot = null;
+    this.waiting = { kind: "seeking", rules: message.rules, bot, botAt: bot ? now + bot.after_s : null };
+  }
+
+  waitForResume() {
+    const race = this.race;
+    this.resuming = race !== null && race.over === null ? race.gameId : null;
+  }
+
+  raceGone() {
+    const watched = this.race?.watching;
+    this.resuming = null;
+    this.race = null;
+    const what = watched ? "the race you watched is over or gone" : "the race is gone";
+    this.note(`${what}: the server no longer has it`, { error: true });
+  }
+
+  newRace(message, now, remembered) {
+    const previous = this.race;
+    const same = previous?.gameId === message.game_id;
+    this.resuming = null;
+    const race = new Race(message, {
+      now,
+      idleS: this.limits?.idle_s ?? null,
+      previous,
+      remembered: same ? null : remembered,
+    });
+    this.race = race;
+    this.waiting = null;
+    if (message.type === "game_state" && message.over) race.end(message.over, now);
+    if (!same) this.note("");
+  }
+
+  raceEvent(message, now) {
+    const race = this.race;
+    if (race === null || race.gameId !== message.game_id || race.resyncing) return false;
+    const applied = race.apply(message, now);
+    if (applied !== "drift") return false;
+    race.resyncing = true;
+    this.note("out of step with the server: catching up…", { error: true });
+    return true;
+  }
+
+  opponent(message, now) {
+    const race = this.race;
+    if (race === null || race.gameId !== message.game_id) return;
+    if (message.type === "opponent_away") race.awayUntil = now + message.grace_s;
+    else if (message.type === "opponent_back") race.awayUntil = null;
+    else race.rematchOffered = true;
+  }
+
+  error(message) {
+    this.note(errorWords(message), { error: true });
+    const race = this.race;
+    if (race === null) return;
+    race.sent = []; // whatever was in flight is refused or stale
+    if (message.code === "game_not_found") race.rematchAsked = false;
+  }
+}

@@ -1,0 +1,76 @@
+// The end of a race in words (client/result.py): the result, the reason, each player's
+// count and time with the winner's margin, the rating change, and the deal's check.
+
+import { botWords } from "./bots.js";
+import { h } from "./dom.js";
+import { marginMs, secondsText } from "./timing.js";
+import { outcomeWords } from "./words.js";
+
+/** "ann cleared in 41.2 s, 3.1 s ahead · bob 40/52 in 38.5 s". */
+export function timesWords(race) {
+  const over = race.over;
+  return race.players.map((name, seat) => {
+    const count = over.counts[seat];
+    const tMs = over.times_ms?.[seat] ?? null;
+    if (tMs === null) return `${name} ${count}/52`;
+    let part = `${name} ${count === 52 ? "cleared in" : `${count}/52 in`} ${secondsText(tMs)}`;
+    if (over.result === "win" && seat === over.winner) {
+      const margin = marginMs(seat, over.counts, over.times_ms, race.reached);
+      if (margin !== null) part += `, ${secondsText(margin)} ahead`;
+    }
+    return part;
+  }).join("   ·   ");
+}
+
+function ratingWords(race) {
+  const ratings = race.over.ratings;
+  if (!Array.isArray(ratings) || ratings.length !== race.players.length) return null;
+  return "rating: " + race.players.map((name, seat) => {
+    const { before, after } = ratings[seat];
+    const change = Math.round(after) - Math.round(before);
+    const sign = change > 0 ? "+" : change < 0 ? "−" : "±";
+    return `${name} ${Math.round(before)} → ${Math.round(after)} (${sign}${Math.abs(change)})`;
+  }).join("   ·   ");
+}
+
+/** "ann vs BOT-Hare · bot, level 3, about 0.8 s a card (a race with a bot is never rated)". */
+function botRaceWords(race) {
+  if (!race.bots.some(Boolean)) return null;
+  const names = race.players.map((name, seat) => (race.bots[seat] ? botWords(name) : name));
+  return h("p", { class: "bot-race" }, `${names.join(" vs ")} (a race with a bot is never rated)`);
+}
+
+function dealWords(check) {
+  if (check === null) return h("p", { class: "deal pending", "data-deal": "checking" }, "checking the deal…");
+  return h(
+    "p",
+    { class: `deal ${check.ok ? "ok" : "bad"}`, "data-deal": check.ok ? (check.full ? "verified" : "partly") : "failed" },
+    check.words,
+  );
+}
+
+/** Who won from this page's side: "won", "lost", "draw", or "watched". */
+export function outcomeOf(race) {
+  if (race.over.result === "draw") return "draw";
+  if (race.seat === null) return "watched";
+  return race.over.winner === race.seat ? "won" : "lost";
+}
+
+export function resultView(race, { idleS }) {
+  const [headline, reason] = outcomeWords(race.over, race.seat, race.players, {
+    idleS,
+    clockS: race.rules.time_limit_s ?? null,
+    statuses: race.statuses,
+  });
+  const opponent = race.seat === null ? null : race.players[1 - race.seat];
+  return [
+    h("h2", { class: "headline", id: "result-headline", tabindex: "-1" }, headline),
+    h("p", { class: "reason" }, reason),
+    h("p", { class: "times" }, timesWords(race)),
+    botRaceWords(race),
+    ratingWords(race) ? h("p", { class: "ratings" }, ratingWords(race)) : null,
+    dealWords(race.dealCheck),
+    race.rematchOffered && opponent ? h("p", { class: "offer" }, `${opponent} wants a rematch!`) : null,
+    race.rematchAsked ? h("p", { class: "asked" }, "rematch asked, waiting…") : null,
+  ];
+}

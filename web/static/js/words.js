@@ -1,0 +1,107 @@
+// The page's words for rules, statuses, results and the server's errors, the same as the
+// terminal client's (client/words.py, client/render.py).
+
+import { botLabel } from "./bots.js";
+
+const RACING = new Set(["playing", "stuck"]);
+
+/** Whether a board's status still races (its count is not final). */
+export const isRacing = (status) => RACING.has(status);
+
+export const STATUS_WORDS = {
+  playing: "",
+  stuck: "stuck: redeal",
+  stalled: "no more plays",
+  cleared: "cleared!",
+  timed_out: "timed out",
+  resigned: "resigned",
+  abandoned: "left the race",
+};
+
+/** "mirror · winnable · 1 redeal · tiebreak first · 5:00 clock · rated". */
+export function rulesWords(rules, { clock = true } = {}) {
+  const words = [rules.deal ?? "independent"];
+  if (rules.winnable_only) words.push("winnable");
+  if (rules.redeals) words.push("1 redeal");
+  if (rules.tiebreak === "first") words.push("tiebreak first");
+  const limit = rules.time_limit_s;
+  if (limit !== null && limit !== undefined && clock) {
+    words.push(`${Math.floor(limit / 60)}:${String(limit % 60).padStart(2, "0")} clock`);
+  }
+  if (rules.rated) words.push("rated");
+  return words.join(" · ");
+}
+
+/** A rating as clients show it: a whole number, "?" beside a provisional one. */
+export function ratingText(rating) {
+  if (rating === null || rating === undefined) return "";
+  if (typeof rating === "number") return String(Math.round(rating));
+  return `${Math.round(rating.rating)}${rating.provisional ? "?" : ""}`;
+}
+
+/** Names, a bot's labelled: "BOT-Hare · bot". */
+export const playerNames = (players, bots = []) =>
+  players.map((name, i) => (bots[i] ? botLabel(name) : name));
+
+/** The headline ("You won") and the reason in words, for a player (seat) or a spectator. */
+export function outcomeWords(over, seat, players, { idleS = null, clockS = null, statuses = [] } = {}) {
+  const winner = over.winner === null ? "nobody" : players[over.winner];
+  const loser = over.winner === null ? "nobody" : players[1 - over.winner];
+  let headline;
+  if (over.result === "draw") headline = "Draw";
+  else if (seat === null || seat === undefined) headline = `${winner} won`;
+  else headline = over.winner === seat ? "You won" : "You lost";
+  if (over.reason === "time") return [headline, clockWords(over, winner, clockS)];
+  const reasons = {
+    cleared: `${winner} cleared every card`,
+    resigned: `${loser} resigned`,
+    abandoned: `${loser} left and did not come back in time`,
+    most_cards: `${winner} has more cards and no play can change it`,
+    equal_cards: "equal counts, and neither can play on",
+    first_to_count: `equal counts: ${winner} got there first`,
+    aborted: "the race was aborted: the server could not restore it",
+  };
+  const reason = reasons[over.reason] ?? over.reason;
+  return [headline, timedOutWords(over, players, reason, idleS, statuses)];
+}
+
+function timedOutWords(over, players, reason, idleS, statuses) {
+  const timed = statuses.flatMap((status, seat) => (status === "timed_out" ? [seat] : []));
+  if (!timed.length || !["most_cards", "equal_cards", "first_to_count"].includes(over.reason)) {
+    return reason;
+  }
+  const idle = idleS ? `no play for ${idleS} s` : "no play in time";
+  const who = timed.map((seat) => players[seat]).join(" and ");
+  if (over.reason === "most_cards" && !timed.includes(over.winner)) return `${who} timed out: ${idle}`;
+  if (over.reason === "most_cards") return `${reason} (${who} timed out: ${idle})`;
+  return `${who} timed out: ${idle}; ${reason}`;
+}
+
+function clockWords(over, winner, clockS) {
+  const clock = clockS === null || clockS === undefined
+    ? "the clock"
+    : `the ${Math.floor(clockS / 60)}:${String(clockS % 60).padStart(2, "0")} clock`;
+  if (over.result === "draw") return `${clock} ran out at equal counts`;
+  if (over.counts[0] === over.counts[1]) return `${clock} ran out at equal counts: ${winner} got there first`;
+  return `${clock} ran out: ${winner} has more cards`;
+}
+
+const ERROR_WORDS = {
+  illegal_move: "the server refused that play",
+  room_not_found: "no open room has that code",
+  room_full: "that room's race has already started",
+  game_not_found: "that race is not there any more",
+  busy: "you are busy",
+  rate_limited: "slow down: too many messages",
+  game_over: "the race is over",
+  not_in_game: "you are not in a race",
+  unavailable: "the server cannot do that right now (nothing changed); try again in a moment",
+};
+
+/** An error from the server in words. */
+export function errorWords(error) {
+  if (error.code === "game_not_found" && /rematch/.test(error.message)) {
+    return "the rematch offer has lapsed";
+  }
+  return `${ERROR_WORDS[error.code] ?? error.code}: ${error.message}`;
+}
