@@ -182,3 +182,23 @@ async def test_rated_needs_a_speed_race(server, player):
     ann = await player(server)
     await ann.send(type="seek", rules={"rated": True, "deal": "mirror"})
     assert (await ann.recv("error"))["code"] == "bad_message"
+
+
+async def test_bots_have_profiles_and_are_labelled_in_histories(server, player):
+    ann = await player(server)
+    await ann.send(type="seek", rules=WINNABLE, bot={"after_s": 0, "level": 5})
+    await ann.recv("seeking")
+    start = await ann.recv("game_start")
+    assert (start["players"][1], start["bots"]) == ("BOT-Swift", [False, True])
+    await ann.send(type="resign")
+    over = await ann.until("game_over")
+    assert over[-1]["winner"] == 1 and over[-1]["ratings"] is None
+    status, _, profile = await get(server, "/api/players/BOT-Swift")
+    assert (status, profile["bot"], profile["wins"]) == (200, True, 1)
+    _, _, human = await get(server, f"/api/players/{ann.name}")
+    assert human["bot"] is False
+    _, _, page = await get(server, f"/api/players/{ann.name}/races")
+    (race,) = page["races"]
+    assert (race["players"], race["bots"]) == ([ann.name, "BOT-Swift"], [False, True])
+    _, _, record = await get(server, f"/api/races/{race['game_id']}")
+    assert engine.verify_record(record).ok

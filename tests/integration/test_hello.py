@@ -134,3 +134,11 @@ async def test_two_hellos_with_one_name_at_once(server, connect):
     replies = [await first.recv(), await second.recv()]
     assert sorted(reply["type"] for reply in replies) == ["error", "welcome"]
     assert next(r for r in replies if r["type"] == "error")["code"] == "name_taken"
+
+
+async def test_a_bots_name_is_not_for_a_person(server, connect):
+    for name in ("BOT-Hare", "bot-anything"):
+        client = await connect(server)
+        await client.send(type="hello", name=name)
+        refused = await client.recv("error")
+        assert refused["code"] == "bad_name", name
