@@ -7,7 +7,9 @@ seconds, timing each ``play`` to its ``played``. Then the same probe beside
 who only watches and asks for a rematch at each ``game_over``, so the bots
 play all the window). Reported: the server's CPU in each window (as a share of
 one core, and per bot card), the bot cards played, and the probe's p50 and
-p99 with and without the bots. Level 5 (about 0.3 s a card) is the busiest.
+p99 with and without the bots, and the clients' own CPU (one process: near 100%
+means the probe's times include waiting for its own process). Level 5 (about
+0.3 s a card) is the busiest.
 The last line is the result as JSON; ``make bench`` runs it.
 """
 
@@ -117,8 +119,10 @@ async def _window(
     ]
     await asyncio.sleep(3.0)  # every race under way: a warm-up, not a wait for an event
     cpu, started, counted, timed = tree_cpu_seconds(pid), time.perf_counter(), cards[0], len(times)
+    own = time.process_time()
     await asyncio.sleep(window)  # the measured window
     cpu, elapsed = tree_cpu_seconds(pid) - cpu, time.perf_counter() - started
+    own = time.process_time() - own
     played, latencies = cards[0] - counted, sorted(times[timed:])
     stop.set()
     for task in tasks:
@@ -129,6 +133,7 @@ async def _window(
         "bot_cards_per_s": round(played / elapsed, 1),
         "server_cpu_pct": round(100 * cpu / elapsed, 1),
         "cpu_us_per_bot_card": round(1e6 * cpu / played, 1) if played else None,
+        "clients_cpu_pct": round(100 * own / elapsed, 1),
         "probe_plays": len(latencies),
         "probe_p50_ms": round(1000 * statistics.median(latencies), 2) if latencies else None,
         "probe_p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 2)
