@@ -8,6 +8,7 @@ COPY engine engine
 COPY protocol protocol
 COPY server server
 COPY client client
+COPY web web
 RUN pip wheel --no-cache-dir --wheel-dir /wheels .
 
 FROM python:3.11-slim
