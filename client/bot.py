@@ -20,8 +20,9 @@ from protocol import Rules
 from server.bot_policy import LEVELS
 
 from .bot_client import BotClient, BotOptions
+from .cli import add_rules
 from .failures import url_problem
-from .options import DEFAULT_SERVER, RACE_RULES
+from .options import DEFAULT_SERVER
 from .tokens import TokenStore
 
 if TYPE_CHECKING:
@@ -65,47 +66,8 @@ def _parser() -> argparse.ArgumentParser:
     tokens_help = "keep the bot's token in FILE (default: the client's tokens.json)"
     parser.add_argument("--tokens", type=Path, metavar="FILE", help=tokens_help)
     parser.add_argument("--verbose", action="store_true", help="log every card the bot plays")
-    _add_rules(parser)
+    add_rules(parser, "rules (for --seek; a room has its host's)", rated=False)
     return parser
-
-
-def _add_rules(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group(
-        "rules (for --seek; a room has its host's)",
-        "The defaults make a pure speed race: the same layout for both, one that can be cleared.",
-    )
-    group.add_argument(
-        "--deal",
-        choices=("independent", "mirror"),
-        default=RACE_RULES.deal,
-        help="mirror (default): both get the same layout; independent: each their own",
-    )
-    winnable = group.add_mutually_exclusive_group()
-    winnable.add_argument(
-        "--winnable-only",
-        dest="winnable_only",
-        action="store_true",
-        default=RACE_RULES.winnable_only,
-        help="deal only layouts that can be cleared (the default)",
-    )
-    winnable.add_argument(
-        "--any-layout",
-        dest="winnable_only",
-        action="store_false",
-        help="deal any random layout (most cannot be cleared)",
-    )
-    group.add_argument(
-        "--redeals", type=int, choices=(0, 1), default=0, help="1 allows one redeal (default 0)"
-    )
-    group.add_argument(
-        "--tiebreak",
-        choices=("draw", "first"),
-        default=RACE_RULES.tiebreak,
-        help="equal final counts: draw (default), or won by who reached the count first",
-    )
-    group.add_argument(
-        "--time-limit", type=int, metavar="SECONDS", help="a clock of 30 to 3600 s (default none)"
-    )
 
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[BotOptions, bool]:

@@ -24,7 +24,7 @@ from .options import DEFAULT_SERVER, RACE_RULES, Options
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["main", "parse_args"]
+__all__ = ["add_rules", "main", "parse_args"]
 
 
 def _add_display(parser: argparse.ArgumentParser) -> None:
@@ -35,9 +35,15 @@ def _add_display(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_rules(parser: argparse.ArgumentParser) -> None:
+def add_rules(
+    parser: argparse.ArgumentParser,
+    title: str = "rules (for --seek, --create-room and the lobby's forms)",
+    *,
+    rated: bool = True,
+) -> None:
+    """The rules flags of ``flowergarden``, and of ``flowergarden bot`` (without ``--rated``)."""
     group = parser.add_argument_group(
-        "rules (for --seek, --create-room and the lobby's forms)",
+        title,
         "The defaults make a pure speed race: the same layout for both, one that can be cleared.",
     )
     group.add_argument(
@@ -68,10 +74,10 @@ def _add_rules(parser: argparse.ArgumentParser) -> None:
         default=RACE_RULES.tiebreak,
         help="equal final counts: draw (default), or first: won by who reached the count first",
     )
-    _add_clock_and_rating(group)
+    _add_clock_and_rating(group, rated=rated)
 
 
-def _add_clock_and_rating(group: Any) -> None:
+def _add_clock_and_rating(group: Any, *, rated: bool) -> None:
     # ``group`` is what ``add_argument_group`` returns, a class argparse does not name publicly.
     group.add_argument(
         "--time-limit",
@@ -79,6 +85,8 @@ def _add_clock_and_rating(group: Any) -> None:
         metavar="SECONDS",
         help="a game clock of 30 to 3600 seconds (default: none)",
     )
+    if not rated:
+        return
     group.add_argument(
         "--rated",
         action="store_true",
@@ -136,7 +144,7 @@ def _parser() -> argparse.ArgumentParser:
         "--public", action="store_true", help="with --create-room: list the room in the lobby"
     )
     _add_bot(parser)
-    _add_rules(parser)
+    add_rules(parser)
     _add_display(parser)
     commands = parser.add_subparsers(dest="command", metavar="{practice}")
     practice = commands.add_parser(

@@ -12,6 +12,7 @@ import dataclasses
 import os
 import signal
 import sys
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import pytest
@@ -26,6 +27,8 @@ from server.store import SCHEMA_VERSION, SqliteStore
 from .test_store import ANN, BOB, ROOT, assert_intact, make_race, raw, with_players
 
 if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Iterator
     from pathlib import Path
 
     from ..store_backends import Backend
@@ -42,6 +45,23 @@ def start_of(game_id: str) -> RaceStart:
         (ANN.player_id, BOB.player_id),
         ("Ann", "Bob"),
     )
+
+
+@contextmanager
+def old_file(path: Path, version: int) -> Iterator[sqlite3.Connection]:
+    """A file as schema ``version`` left it, knowing Ann and Bob, open from outside the store."""
+    with raw(path) as conn:
+        for migration in MIGRATIONS[:version]:
+            for statement in migration:
+                conn.execute(statement)
+        conn.execute(f"PRAGMA user_version={version}")
+        conn.executemany(
+            "INSERT INTO players (id, name, name_key, token_hash, created, last_seen)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [(p.player_id, p.name, p.name.lower(), p.token_hash, p.created, p.created)
+             for p in (ANN, BOB)],
+        )  # fmt: skip
+        yield conn
 
 
 def entries(first: int, count: int) -> list[Entry]:
@@ -219,17 +239,7 @@ async def test_unreadable_live_races_come_back_to_be_aborted(
 
 async def test_a_version_3_database_is_upgraded_with_its_journal(tmp_path: Path) -> None:
     path = tmp_path / "fg.sqlite3"
-    with raw(path) as conn:  # a file as version 3 left it, with a live race in it
-        for migration in MIGRATIONS[:3]:
-            for statement in migration:
-                conn.execute(statement)
-        conn.execute("PRAGMA user_version=3")
-        conn.executemany(
-            "INSERT INTO players (id, name, name_key, token_hash, created, last_seen)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            [(p.player_id, p.name, p.name.lower(), p.token_hash, p.created, p.created)
-             for p in (ANN, BOB)],
-        )  # fmt: skip
+    with old_file(path, 3) as conn:  # with a live race in it
         conn.execute(
             "INSERT INTO live_races (id, rules, seeds, player0, player1, started)"
             " VALUES ('g1', ?, '[1, 2]', ?, ?, 1000.0)",
@@ -338,17 +348,7 @@ async def test_sigkill_mid_journal_keeps_every_acknowledged_entry(backend: Backe
 
 async def test_races_recorded_before_times_get_theirs_from_their_moves(tmp_path: Path) -> None:
     path = tmp_path / "fg.sqlite3"
-    with raw(path) as conn:  # a file as version 5 left it, with one race won by clearing
-        for migration in MIGRATIONS[:5]:
-            for statement in migration:
-                conn.execute(statement)
-        conn.execute("PRAGMA user_version=5")
-        conn.executemany(
-            "INSERT INTO players (id, name, name_key, token_hash, created, last_seen)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            [(p.player_id, p.name, p.name.lower(), p.token_hash, p.created, p.created)
-             for p in (ANN, BOB)],
-        )  # fmt: skip
+    with old_file(path, 5) as conn:  # with one race won by clearing
         moves = '[[1,0,"AS",500],[2,1,"AH",700],[3,1,"redeal",900],[4,0,"2S",1250]]'
         conn.execute(
             "INSERT INTO races (id, rules, seeds, player0, player1, started, ended, result,"
