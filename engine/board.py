@@ -45,9 +45,13 @@ class Status(StrEnum):
     CLEARED = "cleared"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Play:
-    """A play that happened: the card, and the bed it left (None for the bouquet)."""
+    """A play that happened: the card, and the bed it left (None for the bouquet).
+
+    A value never changed once made, though not a frozen dataclass: one is
+    made per play, and a frozen one costs several times as much to make.
+    """
 
     card: Card
     bed: int | None

@@ -2,8 +2,9 @@
 
 The race core (:mod:`server.race`) asks :func:`decided` after every change of
 a seat's status or count, and :func:`by_counts` when the clock runs out. Both
-read a :class:`Standing` per seat and return ``(winner, reason)``: the winning
-seat, or None for a draw.
+read what a seat stands at (a :class:`Stand`: the race passes its seats
+themselves, so that a play builds nothing to ask) and return ``(winner,
+reason)``: the winning seat, or None for a draw.
 
 * Clearing wins at once (``cleared``). Resigning and being away past the grace
   lose at once; the race core ends those itself, since they need no comparison.
@@ -17,21 +18,37 @@ seat, or None for a draw.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from protocol import FINAL, RACING
 
 if TYPE_CHECKING:
     from protocol import BoardStatus
 
-__all__ = ["Result", "Standing", "by_counts", "decided"]
+__all__ = ["Result", "Stand", "Standing", "by_counts", "decided"]
 
 Result = tuple[int | None, str]
 """The winning seat (None: a draw) and the ``game_over`` reason."""
 
 
-class Standing(NamedTuple):
+class Stand(Protocol):
     """What deciding reads of one seat."""
+
+    @property
+    def status(self) -> BoardStatus: ...
+    @property
+    def cards(self) -> int:
+        """The seat's count: cards on its foundations."""
+        ...
+
+    @property
+    def last_play_seq(self) -> int:
+        """The ``seq`` of the seat's last play, 0 before its first."""
+        ...
+
+
+class Standing(NamedTuple):
+    """A :class:`Stand` as a value."""
 
     status: BoardStatus
     cards: int
@@ -40,7 +57,7 @@ class Standing(NamedTuple):
     """The ``seq`` of the seat's last play, 0 before its first."""
 
 
-def decided(a: Standing, b: Standing, tiebreak: str) -> Result | None:
+def decided(a: Stand, b: Stand, tiebreak: str) -> Result | None:
     """The result, if the race can no longer change; None while it can."""
     if a.status in RACING and b.status in RACING:
         return None  # both can still move: nothing is decided (most plays end here)
@@ -53,7 +70,7 @@ def decided(a: Standing, b: Standing, tiebreak: str) -> Result | None:
     return None
 
 
-def by_counts(a: Standing, b: Standing, tiebreak: str) -> Result:
+def by_counts(a: Stand, b: Stand, tiebreak: str) -> Result:
     """More cards wins; equal counts draw, or with ``tiebreak: first`` go to the first."""
     if a.cards != b.cards:
         return (0 if a.cards > b.cards else 1), "most_cards"

@@ -50,7 +50,7 @@ from protocol import (
     wire_status,
 )
 
-from .deciding import Standing, by_counts, decided
+from .deciding import by_counts, decided
 from .events import Journaled, Output, RaceEnded, RaceStarted, Refused, Send, SendPlayed, Wake
 from .glicko2 import rate_race
 from .record import Entry, MoveRecord, RaceRecord, RaceStart
@@ -92,6 +92,11 @@ class _Seat:
     bot_move: Move | None = None
     bot_at: float | None = None
     """When the bot makes ``bot_move``: a deadline like the others."""
+
+    @property
+    def cards(self) -> int:
+        """The seat's count, as deciding reads it (a :class:`~server.deciding.Stand`)."""
+        return self.board.count
 
 
 class Race:
@@ -207,10 +212,13 @@ class Race:
         """The earliest time at which :meth:`tick` has something to do, or None."""
         if self.over is not None:
             return None
-        times = [self._clock] + [
-            t for seat in self._seats for t in (seat.idle_deadline, seat.away_deadline, seat.bot_at)
-        ]
-        return min((t for t in times if t is not None), default=None)
+        # Asked after every play: a loop, not a list for min(), costs a third.
+        due = self._clock
+        for seat in self._seats:
+            for t in (seat.idle_deadline, seat.away_deadline, seat.bot_at):
+                if t is not None and (due is None or t < due):
+                    due = t
+        return due
 
     # -- inputs ----------------------------------------------------------------
 
@@ -438,7 +446,8 @@ class Race:
                 out.append(self._status_event(index))
         # One entry for the clock, before every status it sets.
         journaled = Journaled(self.game_id, Entry(self.seq, 0, "time", now - self.started))
-        winner, _ = by_counts(self._standing(0), self._standing(1), self.rules.tiebreak)
+        first, second = self._seats
+        winner, _ = by_counts(first, second, self.rules.tiebreak)
         return [journaled, *out, *self._finish(now, winner, "time")]
 
     def _leave_race(self, seat: int, status: BoardStatus, now: float) -> list[Output]:
@@ -485,12 +494,9 @@ class Race:
 
     def _decide(self, now: float) -> list[Output]:
         """End the race if its result can no longer change."""
-        result = decided(self._standing(0), self._standing(1), self.rules.tiebreak)
+        first, second = self._seats
+        result = decided(first, second, self.rules.tiebreak)
         return [] if result is None else self._finish(now, *result)
-
-    def _standing(self, index: int) -> Standing:
-        seat = self._seats[index]
-        return Standing(seat.status, seat.board.count, seat.last_play_seq)
 
     def _finish(self, now: float, winner: int | None, reason: str) -> list[Output]:
         self.seq += 1

@@ -36,26 +36,27 @@ class RaceTimers:
         """``clock`` is the cores' clock, in which deadlines are given."""
         self._fire = fire
         self._clock = clock
-        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._timers: dict[str, tuple[asyncio.TimerHandle, float]] = {}
+        """Each race's timer, and the deadline (the cores' clock) it was set for."""
 
     def wake(self, game_id: str, at: float | None) -> None:
         """Make sure a timer fires by ``at``, or that none is left if ``at`` is None."""
         timer = self._timers.get(game_id)
         if at is None:
             if timer is not None:
-                timer.cancel()
+                timer[0].cancel()
                 del self._timers[game_id]
             return
+        if timer is not None:
+            if timer[1] <= at:
+                return  # it fires early enough: what nearly every play's Wake finds
+            timer[0].cancel()
         loop = asyncio.get_running_loop()
         when = math.ceil((loop.time() + max(0.0, at - self._clock())) / GRID) * GRID
-        if timer is not None:
-            if timer.when() <= when:
-                return  # it fires early enough
-            timer.cancel()
-        self._timers[game_id] = loop.call_at(when, self._run, game_id)
+        self._timers[game_id] = (loop.call_at(when, self._run, game_id), at)
 
     def cancel_all(self) -> None:
-        for timer in self._timers.values():
+        for timer, _ in self._timers.values():
             timer.cancel()
         self._timers.clear()
 
