@@ -3,7 +3,7 @@
 :class:`Handler` is what the glue implements (:class:`~server.app.GameServer`),
 :class:`Host` what the listener gives every connection it makes
 (:class:`~server.listener.Listener`), :class:`Options` how connections behave.
-No callback may raise or wait: each runs inside asyncio's ``data_received``.
+No callback may raise or wait: each runs inside asyncio's ``buffer_updated``.
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ class Host(Protocol):
     handler: Handler[Any]
     options: Options
     writer: Writer
+    read_buffer: memoryview
+    """Where connections read their sockets into: shared, each read handled at once."""
 
     def attach(self, connection: Connection) -> bool:
         """Count a new TCP connection; False if it is to be closed at once."""

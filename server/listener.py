@@ -35,7 +35,7 @@ import time
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .outbox import Writer
-from .transport import Connection
+from .transport import READ_SIZE, Connection
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -75,6 +75,8 @@ class Listener(Generic[C]):
         self.handler: Handler[Any] = handler
         self.options = options
         self.writer = Writer()
+        self.read_buffer = memoryview(bytearray(READ_SIZE))
+        """What every connection reads its socket into (server/transport.py)."""
         self.connections: set[C] = set()
         """Every TCP connection open, in its handshake or not."""
         self._factory = factory

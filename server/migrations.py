@@ -153,6 +153,29 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX races_by_player1 ON races (player1, ended)",
         "CREATE INDEX players_by_rating ON players (rating)",
     ),
+    # 6 -> 7: a journal row holds a whole batch, its entries as lines
+    # (server/journal_lines.py): a row per entry cost more than the rest of
+    # the commit. Each old row becomes a row of one line, with its id; the
+    # AUTOINCREMENT counter carries over, so ids still only grow past every
+    # live race's first_entry, even when the old log had been emptied.
+    (
+        """CREATE TABLE journal_batches (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            entries TEXT NOT NULL
+        )""",
+        """INSERT INTO journal_batches (id, entries)
+            SELECT id, race_id || ' ' || seq || ' ' || seat || ' ' || what || ' '
+                || printf('%!.17g', at)
+            FROM journal ORDER BY id""",
+        """INSERT INTO sqlite_sequence (name, seq)
+            SELECT 'journal_batches', 0
+            WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'journal_batches')""",
+        """UPDATE sqlite_sequence SET seq = max(seq, coalesce(
+            (SELECT seq FROM sqlite_sequence WHERE name = 'journal'), 0))
+            WHERE name = 'journal_batches'""",
+        "DROP TABLE journal",
+        "ALTER TABLE journal_batches RENAME TO journal",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""
 

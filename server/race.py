@@ -122,6 +122,8 @@ class Race:
         """
         self.game_id = game_id
         self.rules = rules
+        self._rules_json = json.dumps(rules.model_dump(mode="json"), sort_keys=True)
+        """The rules as the store keeps them, for the race's start and its record."""
         self.dealers = dealers
         self.idle_limit = idle_limit
         self.grace = grace
@@ -241,7 +243,11 @@ class Race:
         for seat in self._seats:
             self._restart_idle(seat, now)
             self._plan_bot(seat, now)
-        boards = [board_to_wire(s.board, s.status) for s in self._seats]
+        first, second = self._seats
+        board = board_to_wire(first.board, first.status)
+        # A mirror race deals both seats one layout: the same board on the wire.
+        mirror = self.dealers[0] == self.dealers[1]
+        boards = [board, board if mirror else board_to_wire(second.board, second.status)]
         out: list[Output] = [RaceStarted(self._race_start())]
         out += [
             Send(
@@ -537,7 +543,7 @@ class Race:
         dealing, seeds = stored(self.dealers)
         return RaceStart(
             game_id=self.game_id,
-            rules_json=json.dumps(self.rules.model_dump(mode="json"), sort_keys=True),
+            rules_json=self._rules_json,
             dealing=dealing,
             seeds=seeds,
             player_ids=(self._players[0], self._players[1]),
@@ -553,7 +559,7 @@ class Race:
         dealing, seeds = stored(self.dealers)
         return RaceRecord(
             game_id=self.game_id,
-            rules_json=json.dumps(self.rules.model_dump(mode="json"), sort_keys=True),
+            rules_json=self._rules_json,
             dealing=dealing,
             seeds=seeds,
             player_ids=(self._players[0], self._players[1]),

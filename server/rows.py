@@ -100,12 +100,12 @@ def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
 
 def moves_json(moves: Iterable[MoveRecord]) -> str:
     """The ``races.moves`` column; moves with a seq twice or no such seat are refused."""
-    moves = tuple(moves)
-    if len({move.seq for move in moves}) != len(moves):
+    rows = [(seq, seat, card, to_ms(at)) for seq, seat, card, at in moves]
+    if len({row[0] for row in rows}) != len(rows):
         raise StoreRefused("a race's moves repeat a seq")
-    if any(move.seat not in (0, 1) for move in moves):
+    if not {row[1] for row in rows} <= {0, 1}:
         raise StoreRefused("a move's seat is not 0 or 1")
-    return _compact_json([(m.seq, m.seat, m.card, to_ms(m.at)) for m in moves])
+    return _compact_json(rows)
 
 
 def outcome(winner: int | None, seat: int) -> tuple[int, int, int]:
@@ -142,9 +142,11 @@ def _seconds(value: object) -> float | None:
 def last_cards(record: RaceRecord) -> tuple[int | None, int | None]:
     """Each seat's time of its last card, in ms (``times_ms``); None if it played none."""
     times: list[int | None] = [None, None]
-    for move in record.moves:  # in seq order: the last one stays
-        if move.card != "redeal":
+    for move in reversed(record.moves):  # in seq order: the first found from the end
+        if move.card != "redeal" and times[move.seat] is None:
             times[move.seat] = to_ms(move.at)
+            if None not in times:
+                break
     return times[0], times[1]
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import operator
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from . import reads
 from .identity import Identity
+from .journal_lines import entries_text, read_entries
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .record import Entry, MoveRecord, RaceRecord, RaceStart
 from .rows import (
@@ -54,6 +56,8 @@ FinishedRace: TypeAlias = tuple[RaceRecord, float, float]
 
 ABORTED = "aborted"
 """The reason of a race that could not be restored: it counts for nobody."""
+
+_seq = operator.attrgetter("seq")
 
 _BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another connection to the same file to let go."""
@@ -234,10 +238,9 @@ class Database:
                         for s, wall in writes.starts
                     ],
                 )
-            if writes.entries:
-                conn.executemany(
-                    "INSERT INTO journal (race_id, seq, seat, what, at) VALUES (?, ?, ?, ?, ?)",
-                    [(game_id, *entry) for game_id, entry in writes.entries],
+            if writes.entries:  # one row for the batch (server/journal_lines.py)
+                conn.execute(
+                    "INSERT INTO journal (entries) VALUES (?)", (entries_text(writes.entries),)
                 )
             for record, started_wall, ended_wall in writes.races:
                 self._insert_race(record, started_wall, ended_wall)
@@ -323,15 +326,19 @@ class Database:
                 " LEFT JOIN players AS p0 ON p0.id = l.player0"
                 " LEFT JOIN players AS p1 ON p1.id = l.player1 ORDER BY l.started, l.id"
             ).fetchall()
-            # Finished races' entries may still be in the log: only live ones count.
+            # A live race's entries are in rows from its first_entry on; finished
+            # races' entries may still be there too: only live ones count.
             rows = conn.execute(
-                "SELECT j.race_id, j.seq, j.seat, j.what, j.at FROM journal AS j"
-                " JOIN live_races AS l ON l.id = j.race_id ORDER BY j.race_id, j.seq"
+                "SELECT entries FROM journal WHERE id >= "
+                "(SELECT coalesce(min(first_entry), 0) FROM live_races) ORDER BY id"
             ).fetchall()
-        journals: dict[object, list[Entry]] = {}
-        for race_id, seq, seat, what, at in rows:
-            journals.setdefault(race_id, []).append(Entry(seq, seat, what, at))
-        return [live_race(row, journals.pop(row[0], [])) for row in races]
+        journals: dict[object, list[Entry]] = {row[0]: [] for row in races}
+        for (text,) in rows:
+            for race_id, entry in read_entries(text):
+                journal = journals.get(race_id)
+                if journal is not None:
+                    journal.append(entry)
+        return [live_race(row, sorted(journals[row[0]], key=_seq)) for row in races]
 
     def find_player(self, token_hash: str) -> Identity | None:
         row = self._conn.execute(

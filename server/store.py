@@ -223,6 +223,9 @@ class SqliteStore:
         return self._join(lambda batch: batch.add(batch.writes.starts, (start, started_wall)))
 
     def journal(self, game_id: str, entry: Entry) -> asyncio.Future[None]:
+        batch = self._batch  # what nearly every play finds: the batch of this pass, open
+        if batch is not None and batch.add(batch.writes.entries, (game_id, entry)):
+            return batch.written
         return self._join(lambda batch: batch.add(batch.writes.entries, (game_id, entry)))
 
     def record_race(

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from protocol import NAME_RULE, is_name
 from server.events import Refused
-from server.identity import Identity, Registry, hash_token
+from server.identity import BOT_NAME, Identity, Registry, hash_token
 
 TOKEN = "t" * 43
 
@@ -32,15 +32,19 @@ def test_a_bad_name_is_bad_name(name: str) -> None:
     assert len(registry) == 0
 
 
-@given(st.text(max_size=25))
+@given(st.text(max_size=25) | st.from_regex(r"(?i)bot-[a-z0-9_-]{0,16}", fullmatch=True))
 def test_the_registry_applies_the_protocols_name_rule(name: str) -> None:
     try:
         Registry().create("p-1", name, TOKEN, 0.0)
     except Refused as refused:
-        assert (refused.code, refused.message) == ("bad_name", NAME_RULE)
-        assert not is_name(name)
+        assert refused.code == "bad_name"
+        if is_name(name):  # the rule allows it, but the prefix is the bots'
+            assert name.upper().startswith(BOT_NAME)
+            assert refused.message == f"names starting with {BOT_NAME} are the server's bots"
+        else:
+            assert refused.message == NAME_RULE
     else:
-        assert is_name(name)
+        assert is_name(name) and not name.upper().startswith(BOT_NAME)
 
 
 @pytest.mark.parametrize("name", ["a", "a" * 20, "Ann_Lee-2", "007", "-_-"])

@@ -19,6 +19,7 @@ import pytest
 
 from server.events import RaceEnded
 from server.glicko2 import NEW
+from server.journal_lines import UNREADABLE
 from server.migrations import MIGRATIONS
 from server.record import Entry, RaceStart
 from server.restore import restore
@@ -62,6 +63,12 @@ def old_file(path: Path, version: int) -> Iterator[sqlite3.Connection]:
              for p in (ANN, BOB)],
         )  # fmt: skip
         yield conn
+
+
+def journal_entries(conn: sqlite3.Connection) -> list[str]:
+    """Every entry the journal holds, a line each (a row holds a batch's)."""
+    rows = conn.execute("SELECT entries FROM journal ORDER BY id").fetchall()
+    return [line for (text,) in rows for line in text.split("\n")]
 
 
 def entries(first: int, count: int) -> list[Entry]:
@@ -134,11 +141,11 @@ async def test_record_race_drops_the_journal_once_no_older_race_is_live(tmp_path
     (live,) = await store.live_races()
     assert live[0].game_id == "g1" and len(live[1]) == 20
     with raw(path) as conn:  # g1, live and older, still holds the log's head
-        assert conn.execute("SELECT count(*) FROM journal").fetchone() == (40,)
+        assert len(journal_entries(conn)) == 40
     await store.record_race(make_race("g1"), 1000.0, 1030.0)
     await store.close()
     with raw(path) as conn:
-        assert conn.execute("SELECT count(*) FROM journal").fetchone() == (0,)
+        assert journal_entries(conn) == []
         assert conn.execute("SELECT id FROM live_races").fetchall() == []
 
 
@@ -216,7 +223,7 @@ async def test_unreadable_live_races_come_back_to_be_aborted(
     with raw(path) as conn:  # what a bad disk or a hand with sqlite3 might leave
         conn.execute("UPDATE live_races SET seeds = 'not json' WHERE id = 'g-seeds'")
         conn.execute("UPDATE live_races SET rules = x'00ff', elapsed = 'soon' WHERE id = 'g-rules'")
-        conn.execute("UPDATE journal SET at = 'late', what = 7 WHERE race_id = 'g-rules'")
+        conn.execute("UPDATE journal SET entries = 'g-rules 1 0 AS late'")
     store = SqliteStore(path)
     await store.open()
     live = await store.live_races()
@@ -228,7 +235,9 @@ async def test_unreadable_live_races_come_back_to_be_aborted(
         ("g-rules", SEEDS, "", 0.0),
     ]
     assert "live race g-seeds: cannot read its seeds" in caplog.text
-    assert "live race g-rules: cannot read its rules, elapsed, last entry's time" in caplog.text
+    assert "live race g-rules: cannot read its rules, elapsed" in caplog.text
+    assert "journal: cannot read the entry 'g-rules 1 0 AS late'" in caplog.text
+    assert [journal for _, journal, _ in live] == [[], [UNREADABLE]]
     for start, journal, elapsed in live:
         _, outputs = restore(
             start, journal, elapsed=elapsed, now=100.0, idle_limit=60.0, grace=30.0
@@ -256,8 +265,65 @@ async def test_a_version_3_database_is_upgraded_with_its_journal(tmp_path: Path)
     await store.record_race(make_race("g1"), 1000.0, 1030.0)
     await store.close()
     with raw(path) as conn:
-        assert conn.execute("SELECT count(*) FROM journal").fetchone() == (0,)
+        assert journal_entries(conn) == []
         assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
+def _v6_race(conn: sqlite3.Connection, game_id: str, first_entry: int) -> None:
+    conn.execute(
+        "INSERT INTO live_races (id, rules, dealing, seeds, player0, player1, started,"
+        " first_entry) VALUES (?, ?, 'mt19937', '[1, 2]', ?, ?, 1000.0, ?)",
+        (game_id, start_of(game_id).rules_json, ANN.player_id, BOB.player_id, first_entry),
+    )
+
+
+async def test_a_version_6_journal_becomes_rows_of_lines_with_every_time_exact(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "fg.sqlite3"
+    kept = [Entry(1, 0, "AS", 0.1), Entry(2, 1, "redeal", 1 / 3), Entry(3, 0, "2S", 12.5)]
+    with old_file(path, 6) as conn:
+        _v6_race(conn, "g1", 1)
+        conn.executemany(
+            "INSERT INTO journal (race_id, seq, seat, what, at) VALUES ('g1', ?, ?, ?, ?)",
+            [tuple(e) for e in kept],
+        )
+    store = SqliteStore(path)
+    await store.open()
+    (live,) = await store.live_races()
+    assert live[1] == kept  # 1/3 and 0.1 to the last bit
+    await store.journal("g1", Entry(4, 1, "3S", 13.0))
+    assert (await store.live_races())[0][1] == [*kept, Entry(4, 1, "3S", 13.0)]
+    await store.close()
+    with raw(path) as conn:
+        assert journal_entries(conn) == [
+            "g1 1 0 AS 0.10000000000000001",
+            "g1 2 1 redeal 0.33333333333333331",
+            "g1 3 0 2S 12.5",
+            "g1 4 1 3S 13.0",
+        ]
+
+
+async def test_a_version_6_log_emptied_keeps_its_ids_growing(tmp_path: Path) -> None:
+    # The old log had given ids up to 50 and been emptied, and g1 begun since
+    # (first_entry 51): were the new table's ids to start at 1 again, g1's
+    # entries would be cut as a finished race's when g2 is recorded.
+    path = tmp_path / "fg.sqlite3"
+    with old_file(path, 6) as conn:
+        conn.executemany(
+            "INSERT INTO journal (race_id, seq, seat, what, at) VALUES ('old', ?, 0, 'AS', 0.5)",
+            [(seq,) for seq in range(1, 51)],
+        )
+        conn.execute("DELETE FROM journal")
+        _v6_race(conn, "g1", 51)
+        _v6_race(conn, "g2", 51)
+    store = SqliteStore(path)
+    await store.open()
+    await store.journal("g1", Entry(1, 0, "AS", 0.5))
+    await store.record_race(make_race("g2"), 1000.0, 1030.0)
+    (live,) = await store.live_races()
+    assert live[0].game_id == "g1" and live[1] == [Entry(1, 0, "AS", 0.5)]
+    await store.close()
 
 
 async def test_a_version_2_database_is_upgraded_with_its_races(tmp_path: Path) -> None:

@@ -37,13 +37,14 @@ async def test_a_full_disk_that_recovers_loses_nothing(
     await backend.fill(store)
     assert not store.failing
 
-    # 400 entries need new pages; made in one pass, they are one batch, one future.
-    (first,) = {store.journal("g1", entry) for entry in entries(2, 400)}
+    # 2,000 entries need new pages (SQLite's journal row of them is 40 kB);
+    # made in one pass, they are one batch, one future.
+    (first,) = {store.journal("g1", entry) for entry in entries(2, 2000)}
     # A test call runs between two attempts: by then the first has failed.
     await store.execute_for_tests("SELECT 1")
     assert store.failing
     assert not first.done()
-    assert "cannot write 400 journal entries of race g1" in caplog.text
+    assert "cannot write 2000 journal entries of race g1" in caplog.text
     # Meanwhile more comes, queued behind in call order.
     second = store.record_race(make_race("g2"), 1000.0, 1030.0)
     store.begin_race(start_of("g3"), 1001.0)
@@ -54,14 +55,14 @@ async def test_a_full_disk_that_recovers_loses_nothing(
     await backend.free(store)
     await asyncio.gather(first, second)
     assert not store.failing
-    assert "wrote 400 journal entries of race g1 after" in caplog.text
+    assert "wrote 2000 journal entries of race g1 after" in caplog.text
     await store.close()
 
     store = backend.store()
     await store.open()
     live = await store.live_races()
     assert [(start.game_id, [e.seq for e in journal]) for start, journal, _ in live] == [
-        ("g1", list(range(1, 402))),
+        ("g1", list(range(1, 2002))),
         ("g3", [1]),
     ]
     assert await store.race("g2") is not None
@@ -93,7 +94,7 @@ async def test_close_while_failing_gives_up_in_bounded_time(
     store = await with_players(backend, give_up_after=0.2)
     await store.begin_race(start_of("g1"), 1000.0)
     await backend.fill(store)
-    (lost,) = {store.journal("g1", entry) for entry in entries(1, 400)}
+    (lost,) = {store.journal("g1", entry) for entry in entries(1, 2000)}  # new pages
     await store.execute_for_tests("SELECT 1")
     assert store.failing
     later = store.record_race(make_race("g7"), 1000.0, 1030.0)  # queued behind
@@ -104,7 +105,7 @@ async def test_close_while_failing_gives_up_in_bounded_time(
     for future in (lost, later):
         with pytest.raises(StoreUnavailable):
             await future
-    assert "gave up; not written: 400 journal entries of race g1" in caplog.text
+    assert "gave up; not written: 2000 journal entries of race g1" in caplog.text
     assert "gave up; not written: the record of race g7" in caplog.text
 
     store = backend.store()
