@@ -73,8 +73,9 @@ schema: $(STAMP)  ## regenerate protocol/schema/*.json from the models
 stats: $(STAMP)  ## deal statistics with 95% confidence intervals
 	$(BIN)/python -m engine stats --deals 200000
 
-bench: $(BENCH_STAMP)  ## the benchmarks: engine, store, restoring races, load, bots, then several workers (about 18 minutes)
+bench: $(BENCH_STAMP)  ## the benchmarks: engine, cores, store, restoring races, load, bots, then several workers (about 18 minutes)
 	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.core
 	$(BIN)/python -m bench.store
 	$(BIN)/python -m bench.restore
 	$(BIN)/python -m bench.run
@@ -83,6 +84,7 @@ bench: $(BENCH_STAMP)  ## the benchmarks: engine, store, restoring races, load, 
 
 bench-quick: $(BENCH_STAMP)  ## a short benchmark run (under a minute); the last line is JSON
 	$(BIN)/python -m bench.engine --quick
+	$(BIN)/python -m bench.core --quick
 	$(BIN)/python -m bench.store --quick
 	$(BIN)/python -m bench.restore --races 200
 	$(BIN)/python -m bench.run --quick
