@@ -6,8 +6,9 @@ each message, as it arrives, passes the rate limit, is decoded with
 :mod:`protocol` and handed to the :class:`~server.lobby.Lobby`; the outputs
 go to each receiver's outgoing queue. Only a ``hello`` waits (for the store),
 and the messages behind it wait with it. No rule of the game or the lobby
-lives here: only identity (which needs the store), timers, and what belongs
-to sockets (close codes, limits, health).
+lives here: only timers, the wait for identity (:mod:`server.identities`,
+which needs the store), and what belongs to sockets (close codes, limits;
+the HTTP pages are :mod:`server.pages`).
 
 Close codes: 1001 on shutdown, 1003 for a binary frame, 1008 for a flood or
 a missing ``hello``, 1009 for a frame over ``--max-message`` (websockets
@@ -18,12 +19,10 @@ replaced by a newer one with the same token.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import functools
 import logging
 import secrets
 import time
-from http import HTTPStatus
 from typing import TYPE_CHECKING
 
 from protocol import (
@@ -54,18 +53,18 @@ from .events import (
     Wake,
 )
 from .handler import Options
+from .identities import Identities
 from .identity import Identity, Registry, hash_token
-from .limits import AddressLimit, RateLimiter, Verdict
+from .limits import RateLimiter, Verdict
 from .listener import Listener
 from .lobby import Lobby
-from .metrics import CONTENT_TYPE, Metrics
+from .metrics import Metrics
 from .outbox import Writer
+from .pages import Pages
 from .remote import RemoteConn
 from .restore import restore
-from .static import StaticFiles
-from .store import StoreError, StoreUnavailable
+from .store import StoreError
 from .timers import RaceTimers
-from .transport import http_response, json_response, text_response
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Collection
@@ -118,25 +117,18 @@ class GameServer:
             rated_per_day=settings.rated_per_day,
         )
         self.api = Api(store, settings.http_per_ip, clock)
-        self._new_players = AddressLimit(settings.new_players_per_ip, settings.new_players_per_ip)
         self._limits = Limits(
             idle_s=_whole(settings.idle_timeout),
             grace_s=_whole(settings.grace),
             max_message=settings.max_message,
         )
         """What ``welcome`` tells every player of this server's settings."""
-        self.registry = Registry()
         self.closing = False
         self._listener: Listener[Conn] | None = None
         self._conns: dict[str, AnyConn] = {}
         """The connection of every player who has said hello."""
-        self.metrics = Metrics(self.lobby, self._conns, self._connections, worker)
-        self._pages: dict[str, Callable[[Conn, Request], Response]] = {
-            "/healthz": self._healthz,
-            "/metrics": self._metrics,
-        }
-        """The plain HTTP paths, each answered by a page; then the browser client's files."""
-        self._static = StaticFiles.load()
+        self.metrics = Metrics(self.lobby, self._conns, self.connections, worker)
+        self.pages = Pages(self)
         self._timers = RaceTimers(self._tick, clock)
         self._writes: set[asyncio.Future[None]] = set()
         self._hellos: set[asyncio.Task[None]] = set()
@@ -145,11 +137,19 @@ class GameServer:
         self.writer = Writer()
         """Writes the frames of connections on other workers, as a listener does its own."""
         self.cluster: Cluster | None = Cluster(self, redis, worker) if redis else None
+        self.identities = Identities(
+            store, settings.new_players_per_ip, clock, self.metrics, self.cluster
+        )
 
     # -- life cycle ------------------------------------------------------------
 
+    @property
+    def registry(self) -> Registry:
+        """Every player this server knows."""
+        return self.identities.registry
+
     async def start(self) -> None:
-        self.registry = Registry(await self.store.open())
+        self.identities.know(await self.store.open())
         await self._add_bots()
         if self.cluster is None:
             await self.restore_races()
@@ -264,53 +264,10 @@ class GameServer:
     # -- HTTP ------------------------------------------------------------------
 
     def request(self, conn: Conn, request: Request) -> Response | asyncio.Future[Response] | None:
-        """The answer to a connection's HTTP request: a page, a refusal, or None
-        to open the websocket. A new page is one more entry in ``_pages``."""
-        path = request.path.partition("?")[0]
-        page = self._pages.get(path)
-        if page is not None:
-            return page(conn, request)
-        if path.startswith("/api/"):
-            return self.api.answer(conn.ip, request)
-        if path in self._static:
-            return self._static.answer(path, request)
-        if path != "/ws":
-            return text_response(HTTPStatus.NOT_FOUND, "Not found: the websocket is at /ws\n")
-        if self.closing:
-            return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "Shutting down\n")
-        if conn.rank >= self.settings.max_connections:
-            return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "Server full; try again later\n")
-        elsewhere = self.cluster.elsewhere.get(conn.ip, 0) if self.cluster is not None else 0
-        if conn.ip_rank + elsewhere >= self.settings.max_connections_per_ip:
-            return text_response(HTTPStatus.TOO_MANY_REQUESTS, "Too many connections\n")
-        return None
+        """The answer to a connection's HTTP request (server/pages.py); None opens the websocket."""
+        return self.pages.answer(conn, request)
 
-    def _healthz(self, conn: Conn, request: Request) -> Response:
-        """200 while the server takes players (``degraded`` while the store's
-        writes fail); 503 while it shuts down or is full.
-
-        ``connections`` counts every TCP connection open (this one, and those
-        in their handshake, included); ``players`` those that said hello.
-        """
-        full = conn.rank >= self.settings.max_connections
-        status = "closing" if self.closing else "full" if full else "ok"
-        if status == "ok" and self.store.failing:
-            status = "degraded"
-        body = {
-            "status": status,
-            "online": self.lobby.online,
-            "players": len(self._conns),
-            "connections": self._connections(),
-        }
-        ok = status in ("ok", "degraded")
-        code = HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE
-        return json_response(code, body)
-
-    def _metrics(self, conn: Conn, request: Request) -> Response:
-        """Prometheus' text format (server/metrics.py)."""
-        return http_response(HTTPStatus.OK, self.metrics.render(), CONTENT_TYPE)
-
-    def _connections(self) -> int:
+    def connections(self) -> int:
         """Every TCP connection open, in its handshake or not."""
         return len(self._listener.connections) if self._listener is not None else 0
 
@@ -471,9 +428,7 @@ class GameServer:
 
     async def _hello(self, conn: AnyConn, hello: Hello) -> None:
         try:
-            identity, token = await self._identify(hello, conn.ip)
-            if hello.token is not None:
-                identity = await self._rated(identity)
+            identity, token = await self.identities.identify(hello, conn.ip)
         except Refused as refused:
             self._error(conn, error(refused.code, refused.message, hello.id))
             return
@@ -513,46 +468,6 @@ class GameServer:
             identity.player_id, identity.name, self.clock(), conn.ip, identity.rating
         )
         self._deliver(outputs, identity.player_id, None)
-
-    async def _rated(self, identity: Identity) -> Identity:
-        """``identity`` with the rating the store has now (races elsewhere may have moved it)."""
-        try:
-            rating = await self.store.rating(identity.player_id)
-        except StoreError as exc:
-            log.error("could not read %s's rating: %s", identity.name, exc)
-            raise Refused("unavailable", "your rating cannot be read now; try again") from None
-        return identity if rating is None else dataclasses.replace(identity, rating=rating)
-
-    async def _identify(self, hello: Hello, address: str) -> tuple[Identity, str]:
-        if hello.protocol is not None and hello.protocol != PROTOCOL_VERSION:
-            raise Refused("unsupported_protocol", f"this server speaks protocol {PROTOCOL_VERSION}")
-        if hello.token is not None:
-            known = self.registry.find(hello.token)
-            if known is None and self.cluster is not None:  # made by another worker?
-                known = await self.store.find_player(hash_token(hello.token))
-                if known is not None:
-                    self.registry.learn(known)
-            return known or self.registry.by_token(hello.token), hello.token
-        self.registry.check_name(hello.name)  # a name refused costs no new player
-        if self.store.failing:  # not queued behind writes that are being retried
-            raise Refused("unavailable", "new players cannot be stored now; try again")
-        if not self._new_players.charge(address, self.clock()) or (
-            self.cluster is not None and not await self.cluster.allows_new_player(address)
-        ):
-            raise Refused("rate_limited", "too many new players from your address; try later")
-        token = secrets.token_urlsafe(32)
-        identity = self.registry.create("p" + secrets.token_hex(8), hello.name, token, time.time())
-        try:
-            await self.metrics.store_timed(self.store.add_player(identity), "add_player")
-        except StoreUnavailable as exc:
-            self.registry.discard(identity.player_id)
-            log.error("could not store new player %s: %s", identity.name, exc)
-            raise Refused("unavailable", "new players cannot be stored now; try again") from None
-        except StoreError as exc:
-            self.registry.discard(identity.player_id)
-            log.error("new player %s was refused by the store: %s", identity.name, exc)
-            raise Refused("name_taken", "that name could not be registered") from None
-        return identity, token
 
     def _gone(self, conn: AnyConn) -> None:
         identity = conn.player
