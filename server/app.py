@@ -23,7 +23,7 @@ import functools
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from protocol import (
     PROTOCOL_VERSION,
@@ -548,15 +548,17 @@ class GameServer:
         if isinstance(out, Wake):
             self._timers.wake(out.game_id, out.at)
             return None
-        if self.cluster is not None:  # what other workers must see
-            self.cluster.shared_output(out)
+        # What other workers must see; a room's code and a race's owner before
+        # the frames that announce them.
+        shared = None if self.cluster is None else self.cluster.shared_output(out)
         if isinstance(out, Journaled):
             return self._persist(self.store.journal(out.game_id, out.entry))
         if isinstance(out, RaceStarted):
-            return self._persist(self.store.begin_race(out.start, time.time()))
+            stored = self._persist(self.store.begin_race(out.start, time.time()))
+            return stored if shared is None else _both(stored, shared)
         if isinstance(out, RaceEnded):
             return self._record(out.record)
-        return None  # Queued, RoomListed: only other workers need them
+        return shared  # Queued, RoomListed: only other workers need them
 
     def _record(self, record: RaceRecord) -> asyncio.Future[None]:
         ended = time.time()
@@ -586,6 +588,19 @@ class GameServer:
 
     def _tick(self, game_id: str) -> None:
         self._deliver(self.lobby.tick(game_id, self.clock()), "", None)
+
+
+def _both(first: asyncio.Future[None], second: asyncio.Future[Any]) -> asyncio.Future[None]:
+    """A barrier done once both are done, however each ends (their owners log failures)."""
+    both: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def check(_: object) -> None:
+        if first.done() and second.done() and not both.done():
+            both.set_result(None)
+
+    first.add_done_callback(check)
+    second.add_done_callback(check)
+    return both
 
 
 def _whole(seconds: float) -> int | float:

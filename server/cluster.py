@@ -59,6 +59,8 @@ from .remote import RemoteConn
 from .shared import BEAT, LEASE, Shared
 
 if TYPE_CHECKING:
+    from collections.abc import Coroutine
+
     from .app import GameServer
     from .connection import Conn
     from .listing import Listing
@@ -208,8 +210,14 @@ class Cluster:
         """This worker's part of the lobby, its times on the wall clock that all workers share."""
         return self.server.lobby.listing().shifted(time.time() - self.server.clock())
 
-    def shared_output(self, out: Output) -> None:
-        """Mirror what others must see of this worker's core in Redis."""
+    def shared_output(self, out: Output) -> asyncio.Task[Any] | None:
+        """Mirror what others must see of this worker's core in Redis.
+
+        Gives the write that the frames after ``out`` wait for, if any: a
+        room's code and a race's owner are in Redis before the ``room`` and
+        the ``game_start`` that announce them, so that a join or a watch on
+        another worker, however soon it comes, finds them.
+        """
         self.changed()
         shared = self.shared
         if isinstance(out, Queued):
@@ -219,11 +227,14 @@ class Cluster:
             elif (rules := self._seeking.pop(out.player_id, None)) is not None:
                 self._spawn(shared.stop_waiting(rules, out.player_id))
         elif isinstance(out, RoomListed):
-            self._spawn(shared.open_room(out.code) if out.open else shared.close_room(out.code))
+            if out.open:
+                return self._spawn(shared.open_room(out.code))
+            self._spawn(shared.close_room(out.code))
         elif isinstance(out, RaceStarted):
-            self._spawn(shared.own(out.start.game_id))
+            return self._spawn(shared.own(out.start.game_id))
         elif isinstance(out, RaceEnded):
             self._spawn(shared.disown(out.record.game_id))
+        return None
 
     # -- moving players --------------------------------------------------------
 
@@ -442,14 +453,15 @@ class Cluster:
         log.warning("cluster: took over %d races of %s in %.0f ms", len(game_ids), dead, took)
         self.server.metrics.failovers.inc(len(game_ids))
 
-    def _spawn(self, work: Any) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any] | None:
+        """Run ``work`` (its failure is logged); None once shutting down."""
         if self._closed:  # shutting down: what is left to say, the next owner says
-            if asyncio.iscoroutine(work):
-                work.close()
-            return
-        task = asyncio.ensure_future(work)
+            work.close()
+            return None
+        task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._done)
+        return task
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)

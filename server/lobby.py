@@ -345,7 +345,8 @@ class Lobby:
         self._rooms[code] = _Room(code, player.id, message.rules, message.public, now)
         player.room = code
         room = Room(code=code, rules=message.rules)
-        return [*moved, Send((player.id,), room), RoomListed(code, True)]
+        # Listed first: the glue holds the reply until other workers can find the code.
+        return [*moved, RoomListed(code, True), Send((player.id,), room)]
 
     def _join_room(self, player: _Player, message: ClientMessage, now: float) -> list[Output]:
         assert message.type == "join_room"

@@ -132,6 +132,41 @@ async def test_a_room_made_on_one_worker_is_joined_from_the_other(workers, playe
     assert apply(board, card) != board
 
 
+async def test_a_room_code_is_joinable_on_the_other_worker_once_it_is_given(
+    workers, player, redis_server
+) -> None:
+    # Redis holds its writes back (CLIENT PAUSE ... WRITE; reads go on): the
+    # `room` reply must wait until the code is listed, or a join on the other
+    # worker that comes at once finds no such room.
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w2)
+    async with Redis.from_url(redis_server.url) as redis:
+        await redis.execute_command("CLIENT", "PAUSE", 300, "WRITE")
+        await ann.send(type="create_room", rules=WINNABLE)
+        code = (await ann.recv("room"))["code"]
+    await bob.send(type="join_room", code=code, id="j")
+    reply = (await bob.until("game_start", "error"))[-1]
+    assert reply["type"] == "game_start", reply
+    start_a = await ann.recv("game_start")
+    assert start_a["game_id"] == reply["game_id"]
+
+
+async def test_a_race_is_watchable_on_the_other_worker_once_it_has_started(
+    workers, player, redis_server
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob, cat = await player(w1), await player(w1), await player(w2)
+    async with Redis.from_url(redis_server.url) as redis:
+        await ann.send(type="create_room", rules=WINNABLE)
+        code = (await ann.recv("room"))["code"]
+        await redis.execute_command("CLIENT", "PAUSE", 300, "WRITE")
+        await bob.send(type="join_room", code=code)
+        game_id = (await bob.recv("game_start"))["game_id"]
+    await cat.send(type="watch", game_id=game_id, id="w")
+    reply = (await cat.until("game_state", "error"))[-1]
+    assert reply["type"] == "game_state" and reply["game_id"] == game_id, reply
+
+
 async def test_kill_9_of_the_owner_mid_race_the_race_goes_on_at_the_other_worker(
     cli_server, connect, postgres_url, redis_server
 ) -> None:
