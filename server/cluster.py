@@ -65,9 +65,12 @@ if TYPE_CHECKING:
     from .connection import Conn
     from .listing import Listing
 
-__all__ = ["Cluster"]
+__all__ = ["ANNOUNCE_WAIT", "Cluster"]
 
 log = logging.getLogger("flowergarden.server")
+
+ANNOUNCE_WAIT = 1.0
+"""Seconds a ``room`` or ``game_start`` waits at most for Redis to list what it announces."""
 
 _UNLIMITED = 1e12
 _TOO_MANY_CODES = "too many wrong room codes; try again later"
@@ -210,13 +213,15 @@ class Cluster:
         """This worker's part of the lobby, its times on the wall clock that all workers share."""
         return self.server.lobby.listing().shifted(time.time() - self.server.clock())
 
-    def shared_output(self, out: Output) -> asyncio.Task[Any] | None:
+    def shared_output(self, out: Output) -> asyncio.Future[None] | None:
         """Mirror what others must see of this worker's core in Redis.
 
         Gives the write that the frames after ``out`` wait for, if any: a
         room's code and a race's owner are in Redis before the ``room`` and
         the ``game_start`` that announce them, so that a join or a watch on
-        another worker, however soon it comes, finds them.
+        another worker, however soon it comes, finds them; but those frames
+        wait :data:`ANNOUNCE_WAIT` at most, since a stalled Redis must not
+        stall this worker's players.
         """
         self.changed()
         shared = self.shared
@@ -228,10 +233,10 @@ class Cluster:
                 self._spawn(shared.stop_waiting(rules, out.player_id))
         elif isinstance(out, RoomListed):
             if out.open:
-                return self._spawn(shared.open_room(out.code))
+                return _bounded(self._spawn(shared.open_room(out.code)))
             self._spawn(shared.close_room(out.code))
         elif isinstance(out, RaceStarted):
-            return self._spawn(shared.own(out.start.game_id))
+            return _bounded(self._spawn(shared.own(out.start.game_id)))
         elif isinstance(out, RaceEnded):
             self._spawn(shared.disown(out.record.game_id))
         return None
@@ -467,3 +472,20 @@ class Cluster:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.warning("cluster: %s", task.exception())
+
+
+def _bounded(write: asyncio.Task[Any] | None) -> asyncio.Future[None] | None:
+    """A barrier done when ``write`` is, or :data:`ANNOUNCE_WAIT` seconds from now."""
+    if write is None:
+        return None
+    loop = asyncio.get_running_loop()
+    barrier: asyncio.Future[None] = loop.create_future()
+
+    def lift(_: object = None) -> None:
+        if not barrier.done():
+            barrier.set_result(None)
+
+    write.add_done_callback(lift)
+    timer = loop.call_later(ANNOUNCE_WAIT, lift)
+    barrier.add_done_callback(lambda _: timer.cancel())
+    return barrier

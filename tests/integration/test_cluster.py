@@ -16,6 +16,7 @@ from redis.asyncio import Redis
 from websockets.exceptions import InvalidStatus
 
 from server.app import GameServer
+from server.cluster import ANNOUNCE_WAIT
 from server.config import Settings
 from server.stores import open_store
 
@@ -149,6 +150,21 @@ async def test_a_room_code_is_joinable_on_the_other_worker_once_it_is_given(
     assert reply["type"] == "game_start", reply
     start_a = await ann.recv("game_start")
     assert start_a["game_id"] == reply["game_id"]
+
+
+async def test_a_stalled_redis_holds_a_room_reply_back_a_second_at_most(
+    workers, player, redis_server
+) -> None:
+    w1 = await workers("w1")
+    ann = await player(w1)
+    async with Redis.from_url(redis_server.url) as redis:
+        await redis.execute_command("CLIENT", "PAUSE", 10_000, "WRITE")
+        try:
+            await ann.send(type="create_room", rules=WINNABLE)
+            async with asyncio.timeout(ANNOUNCE_WAIT + 1.5):  # not the pause's 10 s
+                assert (await ann.recv("room"))["code"]
+        finally:
+            await redis.execute_command("CLIENT", "UNPAUSE")
 
 
 async def test_a_race_is_watchable_on_the_other_worker_once_it_has_started(
