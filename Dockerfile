@@ -6,6 +6,7 @@ WORKDIR /src
 COPY pyproject.toml README.md LICENSE ./
 COPY engine engine
 COPY protocol protocol
+COPY core core
 COPY server server
 COPY client client
 COPY web web

@@ -1,6 +1,6 @@
 """A bot's pace, measured: ``python -m bench.bot_pace [--level N] [--cards K] [--out FILE.svg]``.
 
-Plays the bot's policy (:mod:`server.bot_policy`) alone on real deals, as many
+Plays the bot's policy (:mod:`core.bot_policy`) alone on real deals, as many
 as it takes to play ``--cards`` cards at every level: winnable layouts dealt
 by PROTOCOL.md's algorithm (``engine.SeedDealer(seed).layout(True)``, what
 mirror, winnable-only races deal), or classic ones with one redeal
@@ -14,7 +14,7 @@ mean is within ``docs/bots.md``'s tolerance of the target. ``--out`` writes an
 SVG histogram of one level's gaps (hand-written SVG, no plotting library);
 ``docs/bot-pace-level3.svg`` is ``--level 3 --out docs/bot-pace-level3.svg``.
 ``--calibrate`` prints the mean search effort per card, the figure
-``server.bot_policy.MEAN_EFFORT`` is set to.
+``core.bot_policy.MEAN_EFFORT`` is set to.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import engine
-from server.bot_policy import LEVELS, MEAN_EFFORT, PACES, BotPolicy
+from core.bot_policy import LEVELS, MEAN_EFFORT, PACES, BotPolicy
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

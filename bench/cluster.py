@@ -69,7 +69,7 @@ LIMITS = (
 per-message rate limit is not: at 1,000 players each sends far below it)."""
 PINNED = ("taskset", "-c", SERVER_CORE)
 CONNECTING = "20"
-"""Handshakes (and so hellos) at once. A worker's Redis client (server/bus.py) has
+"""Handshakes (and so hellos) at once. A worker's Redis client (server/cluster/bus.py) has
 redis-py's default pool, 100 connections that it does not wait for: a hundred
 hellos at once (the generator's default) fail some with 1011."""
 

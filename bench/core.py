@@ -29,15 +29,15 @@ import time
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
+from core.events import Send, SendPlayed
+from core.lobby import Lobby
 from protocol import decode, encode_bytes
-from server.events import Send, SendPlayed
-from server.lobby import Lobby
 from server.tuning import tune_gc
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from server.events import Output
+    from core.events import Output
 
 __all__ = ["Results", "main", "measure"]
 

@@ -12,7 +12,7 @@ and waits for ``game_state``. It reports, for each race, the time from the
 kill to that close and to that ``game_state``, and checks that the state
 holds every acknowledged play.
 
-The lease is 3 s and the beat 1 s (``server/shared.py``): the survivor sees
+The lease is 3 s and the beat 1 s (``server/cluster/shared.py``): the survivor sees
 the lease lapse between 2 and 4 s after the kill, depending on where in
 their beats the kill falls.
 """

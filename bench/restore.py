@@ -4,7 +4,7 @@ A server keeps every live race as a journal (its start and every accepted
 event) and rebuilds each one when it starts. This measures both sides on real
 races: ``N`` mirror races of winnable deals are played by the race core, each
 ``--plays`` plays in (52 a seat clears it), and their journals written through
-:class:`server.store.SqliteStore` as the server writes them. Then:
+:class:`server.store.sqlite_store.SqliteStore` as the server writes them. Then:
 
 - the journal's size per race: the growth of the SQLite file, WAL folded in;
 - the time a :class:`server.app.GameServer` takes to start on that file,
@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import engine
+from core.events import Journaled, RaceStarted
+from core.identity import Identity
+from core.race import Race, SeatInfo
 from protocol import Rules
 from server.app import GameServer
 from server.config import Settings
-from server.events import Journaled, RaceStarted
-from server.identity import Identity
-from server.race import Race, SeatInfo
-from server.store import SqliteStore
+from server.store.sqlite_store import SqliteStore
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -3,14 +3,14 @@
 Every race ends with a write, and its ``game_over`` waits for the commit;
 every play is journaled, and its ``played`` waits for that commit. So the
 store's cost per race and per play is part of every race. This times the
-store's worker-side call (``server.sqlite.Database.write``):
+store's worker-side call (``server.store.sqlite.Database.write``):
 
 - races of 104 moves (a mirror race of 52 plays a seat), one per transaction,
   as when races end one at a time, and all in one transaction, as when they
   end together and the store's worker takes them as one batch;
 - journal entries, one per transaction and ``N`` per transaction (a batch);
 
-and, beside them, journal entries through :class:`server.store.SqliteStore`
+and, beside them, journal entries through :class:`server.store.sqlite_store.SqliteStore`
 on an event loop, ``N`` calls a loop pass sharing one future: the whole cost
 of a play's journaling, the loop's side and the worker's.
 
@@ -34,10 +34,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from server.identity import Identity
-from server.record import Entry, MoveRecord, RaceRecord, RaceStart
-from server.sqlite import Database, Writes
-from server.store import SqliteStore
+from core.identity import Identity
+from core.race_log import Entry, MoveRecord, RaceRecord, RaceStart
+from server.store.sqlite import Database, Writes
+from server.store.sqlite_store import SqliteStore
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

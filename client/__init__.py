@@ -10,7 +10,7 @@
 - :mod:`client.net`: the websocket worker, and :mod:`client.failures`: why a
   connection failed, in words, and whether to try again; :mod:`client.words`:
   results and server errors in words; :mod:`client.practice`: the offline
-  stand-in for it, running the server's race core (:class:`server.race.Race`)
+  stand-in for it, running the server's race core (:class:`core.race.Race`)
   locally; :mod:`client.tokens`: the per-server token file; :mod:`client.bests`: practice
   personal bests; :mod:`client.jsonfile`: how both files are read and written.
 - :mod:`client.api`: the server's HTTP API, the one module that speaks HTTP

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from core.bot_policy import LEVELS
 from protocol import Rules
-from server.bot_policy import LEVELS
 
 from .bot_client import BotClient, BotOptions
 from .cli import add_rules

@@ -1,7 +1,7 @@
 """The bot as a client: the server's bot policy, over nothing but the protocol.
 
 :class:`BotClient` plays races with the policy the server runs in-process for
-``seek.bot`` (:mod:`server.bot_policy`), through PROTOCOL.md alone: an example
+``seek.bot`` (:mod:`core.bot_policy`), through PROTOCOL.md alone: an example
 for whoever writes their own bot, and a driver for soak tests.
 ``flowergarden bot`` (:mod:`client.bot`) is its command line.
 
@@ -44,6 +44,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 import engine
+from core.bot_policy import BotPolicy
 from protocol import (
     PROTOCOL_VERSION,
     RACING,
@@ -68,7 +69,6 @@ from protocol import (
     decode_server,
     encode,
 )
-from server.bot_policy import BotPolicy
 
 from .failures import Failure, closed, failure, hello_refused, url_problem
 from .options import DEFAULT_SERVER, RACE_RULES

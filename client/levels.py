@@ -1,7 +1,7 @@
 """The server's bots as the client offers them: five levels, each a name and a pace.
 
-The names and paces are the server's own (:data:`server.bots.BOT_NAMES`,
-:data:`server.bot_policy.PACES`), so that what the client offers is what comes
+The names and paces are the server's own (:data:`core.bots.BOT_NAMES`,
+:data:`core.bot_policy.PACES`), so that what the client offers is what comes
 to race. A seek asks for one with ``bot``: ``{"after_s": N, "level": L}``
 (PROTOCOL.md, "Bots"); the server answers ``seeking`` without it, so the client
 keeps what it asked for (:class:`~client.race_view.Waiting`) to count down.
@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from server.bot_policy import PACES
-from server.bots import BOT_NAMES
+from core.bot_policy import PACES
+from core.bots import BOT_NAMES
 
 from .timing import clock_text
 

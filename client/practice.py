@@ -3,7 +3,7 @@
 :class:`Practice` answers the same commands as :class:`~client.net.Connection`
 and posts the same messages a server would (``played``, ``redealt``,
 ``status``, ``error``), so the race screen and its keys are the very ones of a
-race. Those messages come from :class:`server.race.Race`, the core every
+race. Those messages come from :class:`core.race.Race`, the core every
 server race runs on: it is sans-I/O, so it runs in the client unchanged, and
 practice holds no rule of its own (seq, statuses, what a redeal deals).
 
@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 import engine
+from core.events import Refused, Send, SendPlayed
+from core.race import Race, SeatInfo
 from protocol import (
     RACING,
     Error,
@@ -43,16 +45,14 @@ from protocol import (
     board_from_wire,
     decode_server,
 )
-from server.events import Refused, Send, SendPlayed
-from server.race import Race, SeatInfo
 
 from .net import ServerEvent
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from core.events import Output
     from protocol import ClientMessage, ServerMessage
-    from server.events import Output
 
 __all__ = ["GAME_ID", "GHOST", "YOU", "Dealt", "Practice", "practice_dealer", "practice_race"]
 

@@ -1,4 +1,4 @@
-"""An atheris (libFuzzer) target for :func:`server.frames.split_frame`, which
+"""An atheris (libFuzzer) target for :func:`server.transport.frames.split_frame`, which
 cuts a client's byte stream into frames in front of websockets' protocol.
 
 Run it (not part of ``make test``; ``atheris`` is not a project dependency)::
@@ -8,7 +8,7 @@ Run it (not part of ``make test``; ``atheris`` is not a project dependency)::
 
 The property, checked on every input for two size limits, holds the splitter
 to websockets' own sans-I/O protocol (its public ``receive_data`` and
-``events_received``), as :class:`~server.transport.Connection` uses it:
+``events_received``), as :class:`~server.transport.connection.Connection` uses it:
 
 * fed the pieces the splitter cuts, one at a time, the protocol sees exactly
   the frames it sees when fed the whole input at once, and ends in the same
@@ -33,7 +33,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from server.frames import NEED_MORE, TOO_BIG, split_frame
+from server.transport.frames import NEED_MORE, TOO_BIG, split_frame
 
 __all__ = ["MAX_SIZES", "check", "client_frame"]
 

@@ -5,7 +5,7 @@ On either signal the server stops accepting players (``/healthz`` answers
 store, closes it, and exits with 0.
 
 With ``--workers N`` (N > 1) this process is instead the supervisor of N
-workers, each this same program with ``--workers 1`` (:mod:`server.workers`).
+workers, each this same program with ``--workers 1`` (:mod:`server.cluster.workers`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
+from server.cluster.workers import own_worker_id, supervise
+from server.store.backends import open_store
+
 from .app import GameServer
 from .config import Settings, parse_args
-from .stores import open_store
 from .tuning import tune_gc, tune_malloc
-from .workers import own_worker_id, supervise
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

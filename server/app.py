@@ -1,14 +1,14 @@
 """The asyncio glue: connections in, the lobby core in the middle, frames out.
 
-:class:`GameServer` is the :class:`~server.transport.Handler` of every
-connection (:mod:`server.transport`, the only module that knows websockets):
+:class:`GameServer` is the :class:`~server.transport.connection.Handler` of every
+connection (:mod:`server.transport.connection`, the only module that knows websockets):
 each message, as it arrives, passes the rate limit, is decoded with
-:mod:`protocol` and handed to the :class:`~server.lobby.Lobby`; the outputs
+:mod:`protocol` and handed to the :class:`~core.lobby.Lobby`; the outputs
 go to each receiver's outgoing queue. Only a ``hello`` waits (for the store),
 and the messages behind it wait with it. No rule of the game or the lobby
 lives here: only timers, the wait for identity (:mod:`server.identities`,
 which needs the store), and what belongs to sockets (close codes, limits;
-the HTTP pages are :mod:`server.pages`).
+the HTTP pages are :mod:`server.http.pages`).
 
 Close codes: 1001 on shutdown, 1003 for a binary frame, 1008 for a flood or
 a missing ``hello``, 1009 for a frame over ``--max-message`` (websockets
@@ -25,6 +25,21 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
+from core.bots import BOT_NAMES, bot_id
+from core.events import (
+    Journaled,
+    Output,
+    RaceEnded,
+    RaceStarted,
+    Refused,
+    Send,
+    SendPlayed,
+    Wake,
+)
+from core.identity import Identity, Registry, hash_token
+from core.limits import RateLimiter, Verdict
+from core.lobby import Lobby
+from core.restore import restore
 from protocol import (
     PROTOCOL_VERSION,
     DecodeError,
@@ -37,49 +52,34 @@ from protocol import (
     decode,
     encode_bytes,
 )
+from server.cluster.cluster import Cluster
+from server.cluster.remote import RemoteConn
+from server.http.api import Api
+from server.http.metrics import Metrics
+from server.http.pages import Pages
+from server.store.sqlite_store import StoreError
+from server.transport.handler import Options
+from server.transport.listener import Listener
+from server.transport.outbox import Writer
 
-from .api import Api
-from .bots import BOT_NAMES, bot_id
-from .cluster import Cluster
-from .connection import Conn, error, with_id
-from .events import (
-    Journaled,
-    Output,
-    RaceEnded,
-    RaceStarted,
-    Refused,
-    Send,
-    SendPlayed,
-    Wake,
-)
-from .handler import Options
+from .conn import Conn, error, with_id
 from .identities import Identities
-from .identity import Identity, Registry, hash_token
-from .limits import RateLimiter, Verdict
-from .listener import Listener
-from .lobby import Lobby
-from .metrics import Metrics
-from .outbox import Writer
-from .pages import Pages
-from .remote import RemoteConn
-from .restore import restore
-from .store import StoreError
 from .timers import RaceTimers
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Collection
 
+    from core.race_log import RaceRecord
     from protocol import ClientMessage, ErrorCode, RequestId
+    from server.store.sqlite_store import Store
+    from server.transport.connection import Request, Response
 
     from .config import Settings
-    from .record import RaceRecord
-    from .store import Store
-    from .transport import Request, Response
 
 __all__ = ["AnyConn", "GameServer"]
 
 AnyConn = Conn | RemoteConn
-"""A player's connection: a socket here, or one on another worker (server/remote.py)."""
+"""A player's connection: a socket here, or one on another worker (server/cluster/remote.py)."""
 
 log = logging.getLogger("flowergarden.server")
 
@@ -103,7 +103,7 @@ class GameServer:
         on frames this small deflate costs throughput and doubles memory per
         connection (bench/README.md); ``worker`` names this process in ``/metrics``
         and among the workers that share a lobby through Redis at ``redis``
-        (server/cluster.py); with none, the lobby is this process's alone."""
+        (server/cluster/cluster.py); with none, the lobby is this process's alone."""
         self.settings = settings
         self.store = store
         self.clock = clock
@@ -168,7 +168,7 @@ class GameServer:
         log.info("listening on %s", self.url)
 
     async def _add_bots(self) -> None:
-        """Make the bots players of the store the first time (server/bots.py)."""
+        """Make the bots players of the store the first time (core/bots.py)."""
         for level, name in BOT_NAMES.items():
             if self.registry.knows(bot_id(level)):
                 continue
@@ -184,7 +184,7 @@ class GameServer:
 
     async def restore_races(self, only: Collection[str] | None = None) -> None:
         """Take back every race the last process left live, or those of them in
-        ``only`` (server/restore.py)."""
+        ``only`` (core/restore.py)."""
         began = time.perf_counter()
         live = await self.store.live_races()
         if only is not None:
@@ -264,7 +264,7 @@ class GameServer:
     # -- HTTP ------------------------------------------------------------------
 
     def request(self, conn: Conn, request: Request) -> Response | asyncio.Future[Response] | None:
-        """The answer to a connection's HTTP request (server/pages.py); None opens the websocket."""
+        """The answer to an HTTP request (server/http/pages.py); None opens the websocket."""
         return self.pages.answer(conn, request)
 
     def connections(self) -> int:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .stores import is_postgres
+from server.store.backends import is_postgres
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

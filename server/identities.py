@@ -16,21 +16,19 @@ import secrets
 import time
 from typing import TYPE_CHECKING
 
+from core.events import Refused
+from core.identity import Identity, Registry, hash_token
+from core.limits import AddressLimit
 from protocol import PROTOCOL_VERSION
-
-from .events import Refused
-from .identity import Identity, Registry, hash_token
-from .limits import AddressLimit
-from .store import StoreError, StoreUnavailable
+from server.store.sqlite_store import StoreError, StoreUnavailable
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from protocol import Hello
-
-    from .cluster import Cluster
-    from .metrics import Metrics
-    from .store import Store
+    from server.cluster.cluster import Cluster
+    from server.http.metrics import Metrics
+    from server.store.sqlite_store import Store
 
 __all__ = ["Identities"]
 

@@ -1,6 +1,6 @@
 """One asyncio timer per race, so that its deadlines (idle limit, grace, clock) fall on time.
 
-The race core says when its next deadline is (a :class:`~server.events.Wake`
+The race core says when its next deadline is (a :class:`~core.events.Wake`
 among its outputs); this keeps a timer that fires by then, and on firing asks
 the core to apply what has passed. A timer that fires early is harmless (the
 tick finds nothing due, and its own ``Wake`` sets the timer again), so a

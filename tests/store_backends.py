@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import psycopg
 
-from server.pg_migrations import SCHEMA_VERSION as PG_SCHEMA_VERSION
-from server.postgres import PostgresStore
-from server.store import SCHEMA_VERSION as SQLITE_SCHEMA_VERSION
-from server.store import SqliteStore
+from server.store.postgres_schema import SCHEMA_VERSION as PG_SCHEMA_VERSION
+from server.store.postgres_store import PostgresStore
+from server.store.sqlite_store import SCHEMA_VERSION as SQLITE_SCHEMA_VERSION
+from server.store.sqlite_store import SqliteStore
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

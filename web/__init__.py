@@ -2,5 +2,5 @@
 
 Nothing here runs in Python; the package exists so that ``web/static/*`` ships
 in the wheel and the server finds it with :mod:`importlib.resources`
-(``server/static.py``). docs/web.md describes the page and its test contract.
+(``server/http/static.py``). docs/web.md describes the page and its test contract.
 """

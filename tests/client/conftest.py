@@ -28,7 +28,7 @@ from client.options import Options
 from protocol import Rules
 from server.app import GameServer
 from server.config import Settings
-from server.store import SqliteStore
+from server.store.sqlite_store import SqliteStore
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Callable

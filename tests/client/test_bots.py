@@ -20,9 +20,9 @@ from client.messages import Command
 from client.options import RACE_RULES, Options
 from client.race_view import Waiting
 from client.state import ClientState
+from core.bot_policy import PACES
+from core.bots import BOT_NAMES
 from protocol import BotRequest, Cancelled, Rules, Seek, Seeking
-from server.bot_policy import PACES
-from server.bots import BOT_NAMES
 
 from .conftest import driving, flat, fresh_name, screen_lines
 from .scripted import ScriptedServer

@@ -10,20 +10,20 @@ import client.race_view
 import client.render
 import client.screens.modals
 import client.state
+import core.identity
 import engine
 import protocol
-import server.identity
 from client.screens.modals import NameScreen
 from client.state import ClientState
+from core.events import Refused
+from core.identity import Registry
 from protocol import Rules
-from server.events import Refused
-from server.identity import Registry
 
 NAMES = ["Ann", "a" * 20, "a" * 21, "", "Ann\n", "Ann Lee", "Zoë", "-_-", "a.b"]
 
 
 def test_the_client_and_the_server_check_names_with_one_function():
-    modals, identity = vars(client.screens.modals), vars(server.identity)
+    modals, identity = vars(client.screens.modals), vars(core.identity)
     assert modals["is_name"] is identity["is_name"] is protocol.is_name
     assert modals["NAME_RULE"] is identity["NAME_RULE"]
 

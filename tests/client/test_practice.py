@@ -11,6 +11,8 @@ from client.app import FlowerGardenApp
 from client.net import ServerEvent
 from client.options import Options
 from client.practice import GAME_ID, Dealt, Practice, practice_dealer
+from core.events import Send, SendPlayed
+from core.race import Race, SeatInfo
 from protocol import (
     RACING,
     Error,
@@ -25,8 +27,6 @@ from protocol import (
     board_from_wire,
     decode_server,
 )
-from server.events import Send, SendPlayed
-from server.race import Race, SeatInfo
 
 from .conftest import driving, key_for, legal_card
 

@@ -2,7 +2,7 @@
 
 * ``start_server(**settings)`` runs an in-process :class:`~server.app.GameServer`
   with an SQLite file in ``tmp_path``, or the store ``db`` names (a PostgreSQL
-  URL: ``server.stores.open_store``); ``server`` is one with default settings.
+  URL: ``server.store.backends.open_store``); ``server`` is one with default settings.
 * ``connect(server)`` opens a :class:`Client`; ``player(server)`` also says hello.
 * ``race(server)`` brings two players into a race through the quick-match
   queue (``mirror`` + ``winnable_only`` by default: boards that clear).
@@ -36,7 +36,7 @@ from websockets.exceptions import ConnectionClosed
 from protocol import decode_server
 from server.app import GameServer
 from server.config import Settings
-from server.stores import open_store
+from server.store.backends import open_store
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Callable

@@ -16,9 +16,9 @@ from redis.asyncio import Redis
 from websockets.exceptions import InvalidStatus
 
 from server.app import GameServer
-from server.cluster import ANNOUNCE_WAIT
+from server.cluster.cluster import ANNOUNCE_WAIT
 from server.config import Settings
-from server.stores import open_store
+from server.store.backends import open_store
 
 from .conftest import TIMEOUT, WINNABLE, apply, legal, play_out
 

@@ -18,8 +18,8 @@ import time
 
 from websockets.exceptions import ConnectionClosed
 
+from core.limits import RateLimiter
 from protocol import decode_server
-from server.limits import RateLimiter
 
 from .conftest import fresh_name
 from .hostile_helpers import Lockstep, masked_frame, raw_handshake, read_frame, watch

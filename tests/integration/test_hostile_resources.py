@@ -17,7 +17,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.frames import Opcode
 
-from server.limits import RateLimiter
+from core.limits import RateLimiter
 
 from .conftest import TIMEOUT
 from .hostile_helpers import (

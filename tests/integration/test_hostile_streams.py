@@ -2,7 +2,7 @@
 
 Once a player has said hello the server reads plain text frames itself and
 hands anything else to websockets from that frame on
-(``server.transport.Connection``). Each stream here mixes plain
+(``server.transport.connection.Connection``). Each stream here mixes plain
 messages with frames that take websockets' path (pings, pongs, fragments,
 an 8-byte length) and frames websockets refuses (binary, unmasked, reserved
 bits, invalid UTF-8, an unfinished fragmented message), written in pieces

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from server.static import StaticFiles
+from server.http.static import StaticFiles
 
 if TYPE_CHECKING:
     from server.app import GameServer

@@ -7,12 +7,12 @@ import json
 from typing import TYPE_CHECKING
 
 from bench.loadgen import ClearingOrder, measure
+from core.limits import RateLimiter
 from engine import Board, Status, winnable_deal
 from protocol.convert import board_to_wire
 from server.app import GameServer
 from server.config import Settings
-from server.limits import RateLimiter
-from server.store import SqliteStore
+from server.store.sqlite_store import SqliteStore
 
 if TYPE_CHECKING:
     from pathlib import Path

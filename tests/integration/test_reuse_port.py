@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from server.handler import Options
-from server.listener import Listener
-from server.transport import Connection
+from server.transport.connection import Connection
+from server.transport.handler import Options
+from server.transport.listener import Listener
 
 OPTIONS = Options(max_size=4096, queue=16, open_timeout=5.0)
 

@@ -1,6 +1,6 @@
 """The short path: once the websocket is open, the connection cuts frames
 itself and hands plain text messages to the glue without websockets' parser
-(``server.transport.Connection``), everything else to websockets' protocol.
+(``server.transport.connection.Connection``), everything else to websockets' protocol.
 These tests hold both paths to the same behaviour: order kept while a hello
 waits and across the paths, frames cut short or behind a ping read whole and
 in order, fragmented messages, invalid UTF-8 and frames websockets refuses

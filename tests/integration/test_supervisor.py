@@ -1,4 +1,4 @@
-"""The supervisor (server/workers.py) over stand-in workers: restarts, stops, a hung worker.
+"""The supervisor (server/cluster/workers.py) over stand-in workers: restarts, stops, a hung worker.
 
 Each stand-in is a real process, a few lines of Python that behave as a
 worker may: exit at once with an error, stop on SIGTERM, ignore it, or die of
@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from server.cluster.workers import Supervisor
 from server.config import Settings
-from server.workers import Supervisor
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator

@@ -9,10 +9,10 @@ import pytest
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from core.limits import LATENESS, RateLimiter
 from server.app import GameServer
 from server.config import Settings
-from server.limits import LATENESS, RateLimiter
-from server.store import SqliteStore
+from server.store.sqlite_store import SqliteStore
 
 from .conftest import fresh_name, http_get
 from .hostile_helpers import write_at_once

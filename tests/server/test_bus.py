@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from server.bus import Bus
+from server.cluster.bus import Bus
 
 if TYPE_CHECKING:
     from tests.redis_service import RedisServer

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from websockets.frames import Opcode
 
 from fuzz.frames_fuzz import MAX_SIZES, check, client_frame
-from server.frames import NEED_MORE, TOO_BIG, split_frame, text_header, unmask
+from server.transport.frames import NEED_MORE, TOO_BIG, split_frame, text_header, unmask
 
 MAX_SIZE = min(MAX_SIZES)
 TEXT, BINARY, CONT, PING = (

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from server.events import RaceEnded
-from server.glicko2 import NEW
-from server.journal_lines import UNREADABLE
-from server.migrations import MIGRATIONS
-from server.record import Entry, RaceStart
-from server.restore import restore
-from server.store import SCHEMA_VERSION, SqliteStore
+from core.events import RaceEnded
+from core.glicko2 import NEW
+from core.race_log import Entry, RaceStart
+from core.restore import restore
+from server.store.journal_lines import UNREADABLE
+from server.store.sqlite_schema import MIGRATIONS
+from server.store.sqlite_store import SCHEMA_VERSION, SqliteStore
 
 from .test_store import ANN, BOB, ROOT, assert_intact, make_race, raw, with_players
 
@@ -362,9 +362,9 @@ async def test_a_version_2_database_is_upgraded_with_its_races(tmp_path: Path) -
 
 JOURNALING = """
 import asyncio, sys
-from server.identity import Identity
-from server.record import Entry, RaceStart
-from server.stores import open_store
+from core.identity import Identity
+from core.race_log import Entry, RaceStart
+from server.store.backends import open_store
 
 async def main(db):
     store = open_store(db)

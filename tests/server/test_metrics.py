@@ -1,4 +1,4 @@
-"""server/metrics.py on its own: what each call the glue makes shows in the exposition."""
+"""server/http/metrics.py on its own: what each call the glue makes shows in the exposition."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import random
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from server.lobby import Lobby
-from server.metrics import Metrics
+from core.lobby import Lobby
+from server.http.metrics import Metrics
 
 
 def metrics(players: int = 0, connections: int = 0, worker: str = "0") -> Metrics:

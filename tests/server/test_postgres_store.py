@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING
 import psycopg
 import pytest
 
-from server.events import RaceEnded
-from server.identity import Identity
-from server.pg_database import classified_pg
-from server.pg_migrations import SCHEMA_VERSION
-from server.postgres import PostgresStore
-from server.record import Entry
-from server.restore import restore
-from server.store import SqliteStore, StoreError, StoreRefused, StoreUnavailable
-from server.stores import open_store
+from core.events import RaceEnded
+from core.identity import Identity
+from core.race_log import Entry
+from core.restore import restore
+from server.store.backends import open_store
+from server.store.postgres import classified_pg
+from server.store.postgres_schema import SCHEMA_VERSION
+from server.store.postgres_store import PostgresStore
+from server.store.sqlite_store import SqliteStore, StoreError, StoreRefused, StoreUnavailable
 
 from ..store_backends import PostgresBackend
 from .test_journal_store import entries, start_of

@@ -20,10 +20,17 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from server.identity import Identity
-from server.migrations import MIGRATIONS
-from server.record import MoveRecord, RaceRecord
-from server.store import SCHEMA_VERSION, PlayerStats, SqliteStore, Store, StoreError, StoreRefused
+from core.identity import Identity
+from core.race_log import MoveRecord, RaceRecord
+from server.store.sqlite_schema import MIGRATIONS
+from server.store.sqlite_store import (
+    SCHEMA_VERSION,
+    PlayerStats,
+    SqliteStore,
+    Store,
+    StoreError,
+    StoreRefused,
+)
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator
@@ -437,9 +444,9 @@ async def test_a_newer_schema_is_refused(backend: Backend) -> None:
 
 CRASHING = """
 import asyncio, itertools, sys
-from server.identity import Identity
-from server.record import MoveRecord, RaceRecord
-from server.stores import open_store
+from core.identity import Identity
+from core.race_log import MoveRecord, RaceRecord
+from server.store.backends import open_store
 
 async def main(db, races):
     store = open_store(db)

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from server.record import Entry
-from server.store import StoreRefused, StoreUnavailable
+from core.race_log import Entry
+from server.store.sqlite_store import StoreRefused, StoreUnavailable
 
 from .test_journal_store import entries, start_of
 from .test_store import ANN, make_race, with_players

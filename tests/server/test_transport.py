@@ -1,4 +1,4 @@
-"""The transport without the game: a :class:`~server.listener.Listener` on port 0
+"""The transport without the game: a :class:`~server.transport.listener.Listener` on port 0
 with a handler that records what it is told, and clients written by hand.
 
 What the game server does on top (limits, close codes, the short path) is in
@@ -16,15 +16,15 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from websockets.frames import Opcode
 
-from server.handler import Options
-from server.listener import ACCEPT_LOG_INTERVAL, AcceptErrors, Listener
-from server.transport import CLOSE_TIMEOUT, Connection
+from server.transport.connection import CLOSE_TIMEOUT, Connection
+from server.transport.handler import Options
+from server.transport.listener import ACCEPT_LOG_INTERVAL, AcceptErrors, Listener
 from tests.integration.hostile_helpers import eof_within, masked_frame, raw_handshake, read_frame
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
-    from server.transport import Request, Response
+    from server.transport.connection import Request, Response
 
 
 class Handler:

@@ -9,8 +9,7 @@ import sys
 
 import pytest
 
-from server.config import Settings, parse_args
-from server.workers import (
+from server.cluster.workers import (
     BACKOFF_FIRST,
     BACKOFF_MAX,
     BACKOFF_RESET,
@@ -21,6 +20,7 @@ from server.workers import (
     worker_env,
     worker_names,
 )
+from server.config import Settings, parse_args
 
 PG = "postgresql://fg:secret@db.example:5432/fg"
 SHARED = Settings(workers=3, db=PG, redis="redis://cache:6379/0", port=9000)

@@ -27,7 +27,7 @@ import pytest
 
 from server.app import GameServer
 from server.config import Settings
-from server.stores import open_store
+from server.store.backends import open_store
 from tests import services
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@
 
 import { clockText } from "./timing.js";
 
-/** Each level's bot, slowest first: the server's names (server/bots.py) and paces. */
+/** Each level's bot, slowest first: the server's names (core/bots.py) and paces. */
 export const LEVELS = Object.freeze([
   { level: 1, name: "BOT-Snail", seconds: 2.0 },
   { level: 2, name: "BOT-Tortoise", seconds: 1.2 },

@@ -1,0 +1,42 @@
+"""Who the server's bots are: one player per level, with a fixed id and name.
+
+A bot is a player the server runs itself (PROTOCOL.md, "Bots"): its seat's
+moves are made by the race core from :class:`~core.bot_policy.BotPolicy`.
+Each level is one player, kept in the store like anyone (so it has a profile
+and a history), whose id says its level: ``bot1`` to ``bot5``. Human ids are
+``p`` and hex, and human names may not start with ``BOT-``, so neither can be
+taken for a bot's. A bot may sit in any number of races at once; the lobby
+never holds it as one of its players.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .bot_policy import LEVELS, BotPolicy
+from .identity import BOT_NAME
+
+__all__ = ["BOT_NAMES", "BOT_PREFIX", "NAME_PREFIX", "bot_id", "bot_of", "is_bot"]
+
+BOT_PREFIX = "bot"
+NAME_PREFIX = BOT_NAME
+"""What every bot's name starts with; no human name may (``core/identity.py``)."""
+BOT_NAMES = {1: "BOT-Snail", 2: "BOT-Tortoise", 3: "BOT-Hare", 4: "BOT-Falcon", 5: "BOT-Swift"}
+"""Each level's bot, slowest first."""
+assert set(BOT_NAMES) == set(LEVELS)
+
+
+def bot_id(level: int) -> str:
+    return f"{BOT_PREFIX}{level}"
+
+
+def is_bot(player_id: str) -> bool:
+    return player_id.startswith(BOT_PREFIX) and player_id[len(BOT_PREFIX) :].isdigit()
+
+
+def bot_of(player_id: str, rng: random.Random | None) -> BotPolicy | None:
+    """The policy for a seat, if a bot sits in it; ``rng`` is seeded per bot from it."""
+    if not is_bot(player_id):
+        return None
+    seeded = random.Random((rng or random.SystemRandom()).getrandbits(64))
+    return BotPolicy(int(player_id[len(BOT_PREFIX) :]), seeded)

@@ -1,0 +1,117 @@
+"""What a ``lobby`` reply lists, before it is a message: one lobby's, or several workers' merged.
+
+A :class:`Listing` keeps, beside each public room and live race, when it
+opened or began, so that the lists can be cut to the newest
+:data:`~protocol.LIST_CAP` and still merge right: the newest hundred of
+several workers are among the newest hundred of each. One lobby core makes a
+listing on its own clock; a worker moves it onto the wall clock
+(:meth:`Listing.shifted`) before it publishes it for the others
+(:mod:`server.cluster.shared`), and a ``lobby`` anywhere merges every worker's
+(:func:`merge`). The totals and the seeks per rule set are sums.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from protocol import LIST_CAP, GameInfo, LobbySnapshot, RoomInfo, Rules, SeekInfo
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+__all__ = ["Listed", "Listing", "merge"]
+
+T = TypeVar("T", RoomInfo, GameInfo)
+
+
+@dataclass(frozen=True, slots=True)
+class Listed(Generic[T]):
+    """A room or a race, and when it opened or began."""
+
+    at: float
+    info: T
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """A lobby's counts, its seeks per rule set, and its newest rooms and races."""
+
+    online: int
+    seeks: Mapping[Rules, int]
+    rooms: Sequence[Listed[RoomInfo]]
+    """Newest first, at most :data:`~protocol.LIST_CAP`."""
+    rooms_total: int
+    games: Sequence[Listed[GameInfo]]
+    """Newest first, at most :data:`~protocol.LIST_CAP`."""
+    games_total: int
+
+    def snapshot(self) -> LobbySnapshot:
+        """The ``lobby`` reply: seeks most wanted first."""
+        seeks = sorted(self.seeks.items(), key=lambda item: -item[1])
+        return LobbySnapshot(
+            online=self.online,
+            seeking=sum(self.seeks.values()),
+            seeks=[SeekInfo(rules=rules, count=count) for rules, count in seeks],
+            rooms=[room.info for room in self.rooms],
+            rooms_total=self.rooms_total,
+            games=[game.info for game in self.games],
+            games_total=self.games_total,
+        )
+
+    def shifted(self, by: float) -> Listing:
+        """The same listing with every time moved by ``by`` seconds (onto another clock)."""
+        return Listing(
+            self.online,
+            self.seeks,
+            [Listed(room.at + by, room.info) for room in self.rooms],
+            self.rooms_total,
+            [Listed(game.at + by, game.info) for game in self.games],
+            self.games_total,
+        )
+
+    def to_json(self) -> str:
+        """The listing as a worker publishes it."""
+        return json.dumps(
+            {
+                "online": self.online,
+                "seeks": [[rules.model_dump(), count] for rules, count in self.seeks.items()],
+                "rooms": [[room.at, room.info.model_dump()] for room in self.rooms],
+                "rooms_total": self.rooms_total,
+                "games": [[game.at, game.info.model_dump()] for game in self.games],
+                "games_total": self.games_total,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Listing:
+        """A published listing; ``ValueError`` (pydantic's included) if it is not one."""
+        data: dict[str, Any] = json.loads(text)
+        return cls(
+            online=int(data["online"]),
+            seeks={Rules.model_validate(rules): int(count) for rules, count in data["seeks"]},
+            rooms=[Listed(float(at), RoomInfo.model_validate(info)) for at, info in data["rooms"]],
+            rooms_total=int(data["rooms_total"]),
+            games=[Listed(float(at), GameInfo.model_validate(info)) for at, info in data["games"]],
+            games_total=int(data["games_total"]),
+        )
+
+
+def merge(parts: Iterable[Listing]) -> Listing:
+    """Several lobbies' listings as one: sums, and the newest rooms and races of them all."""
+    parts = list(parts)
+    seeks: dict[Rules, int] = {}
+    for part in parts:
+        for rules, count in part.seeks.items():
+            seeks[rules] = seeks.get(rules, 0) + count
+    rooms = sorted((room for part in parts for room in part.rooms), key=lambda r: -r.at)
+    games = sorted((game for part in parts for game in part.games), key=lambda g: -g.at)
+    return Listing(
+        online=sum(part.online for part in parts),
+        seeks=seeks,
+        rooms=rooms[:LIST_CAP],
+        rooms_total=sum(part.rooms_total for part in parts),
+        games=games[:LIST_CAP],
+        games_total=sum(part.games_total for part in parts),
+    )

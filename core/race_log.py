@@ -1,0 +1,95 @@
+"""What the store keeps of a race: its start and journal while it is live, its record once finished.
+
+A race is fully determined by its rules, its seeds and the ordered events the
+server accepted, since the engine is deterministic. So a live race is kept as
+its :class:`RaceStart` and a journal of :class:`Entry`, from which a restarted
+server rebuilds it (:meth:`core.race.Race.restore`); a finished race is its
+:class:`RaceRecord`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from .glicko2 import Glicko
+
+__all__ = ["ENTRY_KINDS", "Entry", "MoveRecord", "RaceRecord", "RaceStart", "to_ms"]
+
+
+def to_ms(seconds: float) -> int:
+    """Seconds from a race's start as the wire's whole milliseconds (``t_ms``): one rounding."""
+    return round(seconds * 1000)
+
+
+class MoveRecord(NamedTuple):
+    """An accepted move: ``card`` is a card code or ``"redeal"``; ``at`` is seconds in.
+
+    A named tuple, not a frozen dataclass: one is made per play, and a tuple
+    is built in C where a frozen dataclass sets each field through
+    ``object.__setattr__``.
+    """
+
+    seq: int
+    seat: int
+    card: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RaceRecord:
+    """A finished race. Times are the core's ``now`` (monotonic); the glue adds wall time."""
+
+    game_id: str
+    rules_json: str
+    dealing: str
+    """The algorithm that dealt the race (:mod:`core.seeding`)."""
+    seeds: tuple[str | int, ...]
+    player_ids: tuple[str, str]
+    started: float
+    ended: float
+    moves: tuple[MoveRecord, ...]
+    result: str
+    winner: int | None
+    reason: str
+    counts: tuple[int, int]
+    ratings: tuple[Glicko, Glicko] | None = None
+    """The players' ratings before a rated race; None if it was not rated."""
+    ratings_after: tuple[Glicko, Glicko] | None = None
+    """Their ratings after it, which the store keeps with the record, in one transaction."""
+
+
+ENTRY_KINDS = frozenset({"redeal", "resigned", "abandoned", "timed_out", "time"})
+"""What an :class:`Entry` holds besides a card code."""
+
+
+class Entry(NamedTuple):
+    """One accepted event of a live race, as its journal keeps it.
+
+    ``what`` is the card played (its code), or one of :data:`ENTRY_KINDS`:
+    ``redeal``; ``resigned``, ``abandoned`` or ``timed_out`` (the idle limit) for
+    ``seat``; ``time`` for the race's clock running out (``seat`` is 0 then).
+    ``seq`` is the race's ``seq`` once the event is applied, ``at`` is seconds
+    from the race's start: what a replay checks and needs.
+    """
+
+    seq: int
+    seat: int
+    what: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RaceStart:
+    """What a race is made of, written before its ``game_start`` goes out."""
+
+    game_id: str
+    rules_json: str
+    dealing: str
+    """The algorithm that dealt the race (:mod:`core.seeding`)."""
+    seeds: tuple[str | int, ...]
+    player_ids: tuple[str, str]
+    names: tuple[str, str]
+    ratings: tuple[Glicko, Glicko] | None = None
+    """The players' ratings before a rated race, for a restored race to rate from."""

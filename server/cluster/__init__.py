@@ -1,0 +1,1 @@
+"""Several workers, one lobby: Redis between them, and the supervisor of ``--workers``."""

@@ -1,0 +1,185 @@
+"""What the HTTP API reads from either store: the SQL once, and its rows made values once.
+
+SQLite (:mod:`server.store.sqlite`) and PostgreSQL (:mod:`server.store.postgres`) keep
+the same columns, so each query here is written once with ``?`` placeholders
+(:func:`for_postgres` turns them into ``%s``), and each row is read by one
+function. The API (:mod:`server.http.api`) turns these values into JSON.
+
+A player's history pages by a cursor: races of the player ended strictly
+before the race named (by ``ended``, then id, both descending), one more than
+asked so that the page knows whether another follows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.glicko2 import PROVISIONAL_DEVIATION, Glicko
+
+__all__ = [
+    "HISTORY",
+    "HISTORY_BEFORE",
+    "LEADERBOARD",
+    "LEADERBOARD_RACES",
+    "PROFILE",
+    "RATING",
+    "SUMMARY_COLUMNS",
+    "Profile",
+    "Ranked",
+    "Summary",
+    "for_postgres",
+    "profile",
+    "ranked",
+    "rating",
+    "summary",
+]
+
+LEADERBOARD_RACES = 10
+"""Rated races a player needs before the leaderboard lists them."""
+
+RATING = "SELECT rating, deviation, volatility FROM players WHERE id = ?"
+
+LEADERBOARD = (
+    "SELECT name, rating, rated_races FROM players"
+    f" WHERE deviation < {PROVISIONAL_DEVIATION} AND rated_races >= {LEADERBOARD_RACES}"
+    " ORDER BY rating DESC, name_key LIMIT ?"
+)
+
+PROFILE = (
+    "SELECT id, name, rating, deviation, volatility, games, wins, draws, losses,"
+    " best_clear_ms, created FROM players WHERE name_key = ?"
+)
+
+SUMMARY_COLUMNS = (
+    "r.id, r.ended, p0.name, p1.name, r.rules, r.result, r.winner, r.reason, r.count0,"
+    " r.count1, r.time0, r.time1, r.rating0_before, r.rating0_after, r.rating1_before,"
+    " r.rating1_after, r.player0, r.player1"
+)
+_FROM = (
+    " FROM races AS r JOIN players AS p0 ON p0.id = r.player0"
+    " JOIN players AS p1 ON p1.id = r.player1"
+)
+HISTORY = (
+    f"SELECT {SUMMARY_COLUMNS}{_FROM} WHERE (r.player0 = ? OR r.player1 = ?)"
+    " ORDER BY r.ended DESC, r.id DESC LIMIT ?"
+)
+HISTORY_BEFORE = (
+    f"SELECT {SUMMARY_COLUMNS}{_FROM} WHERE (r.player0 = ? OR r.player1 = ?)"
+    " AND (r.ended < (SELECT ended FROM races WHERE id = ?)"
+    " OR (r.ended = (SELECT ended FROM races WHERE id = ?) AND r.id < ?))"
+    " ORDER BY r.ended DESC, r.id DESC LIMIT ?"
+)
+SUMMARY = f"SELECT {SUMMARY_COLUMNS}{_FROM} WHERE r.id = ?"
+
+
+def for_postgres(sql: str) -> bytes:
+    """``sql`` with PostgreSQL's placeholders (no query here has a literal ``?``)."""
+    return sql.replace("?", "%s").encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A leaderboard line."""
+
+    name: str
+    rating: int
+    races: int
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A player as ``/api/players/NAME`` shows them; ``joined`` is wall-clock seconds."""
+
+    player_id: str
+    name: str
+    rating: Glicko
+    races: int
+    wins: int
+    draws: int
+    losses: int
+    best_clear_ms: int | None
+    joined: float
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A finished race as a history lists it; ``ended`` is wall-clock seconds."""
+
+    game_id: str
+    ended: float
+    names: tuple[str, str]
+    rules_json: str
+    result: str
+    winner: int | None
+    reason: str
+    counts: tuple[int, int]
+    times_ms: tuple[int | None, int | None]
+    ratings: tuple[tuple[int, int], tuple[int, int]] | None
+    """Each player's rating before and after, if the race was rated."""
+    player_ids: tuple[str, str] = ("", "")
+
+
+def rating(row: tuple[object, ...] | None) -> Glicko | None:
+    if row is None:
+        return None
+    value, deviation, volatility = row
+    return Glicko(_float(value), _float(deviation), _float(volatility))
+
+
+def ranked(row: tuple[object, ...]) -> Ranked:
+    name, value, races = row
+    return Ranked(str(name), round(_float(value)), _int(races))
+
+
+def profile(row: tuple[object, ...]) -> Profile:
+    player_id, name, value, deviation, volatility, games, wins, draws, losses = row[:9]
+    best, created = row[9:]
+    return Profile(
+        player_id=str(player_id),
+        name=str(name),
+        rating=Glicko(_float(value), _float(deviation), _float(volatility)),
+        races=_int(games),
+        wins=_int(wins),
+        draws=_int(draws),
+        losses=_int(losses),
+        best_clear_ms=_maybe_int(best),
+        joined=_float(created),
+    )
+
+
+def summary(row: tuple[object, ...]) -> Summary:
+    game_id, ended, name0, name1, rules, result, winner, reason, count0, count1 = row[:10]
+    time0, time1, *changes, player0, player1 = row[10:]
+    before0, after0, before1, after1 = (_maybe_int(x) for x in changes)
+    ratings = None
+    if before0 is not None and after0 is not None and before1 is not None and after1 is not None:
+        ratings = ((before0, after0), (before1, after1))
+    return Summary(
+        game_id=str(game_id),
+        ended=_float(ended),
+        names=(str(name0), str(name1)),
+        rules_json=str(rules),
+        result=str(result),
+        winner=_maybe_int(winner),
+        reason=str(reason),
+        counts=(_int(count0), _int(count1)),
+        times_ms=(_maybe_int(time0), _maybe_int(time1)),
+        ratings=ratings,
+        player_ids=(str(player0), str(player1)),
+    )
+
+
+def _int(value: object) -> int:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return int(value)
+    raise ValueError(f"not a number: {value!r}")
+
+
+def _float(value: object) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    raise ValueError(f"not a number: {value!r}")
+
+
+def _maybe_int(value: object) -> int | None:
+    return None if value is None else _int(value)

@@ -1,0 +1,183 @@
+"""The store's SQLite schema, versioned by ``PRAGMA user_version``.
+
+``MIGRATIONS[n]`` takes a file from version n to n + 1; :class:`server.store.sqlite.Database`
+runs those a file lacks in one transaction, the same that sets the version, so
+an upgrade is whole or not at all. A migration, once released, is never
+changed: a new one is added after it.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION"]
+
+_MOVES_VIEW = """CREATE VIEW moves (race_id, seq, seat, card, at) AS
+    SELECT races.id,
+        json_extract(move.value, '$[0]'),
+        json_extract(move.value, '$[1]'),
+        json_extract(move.value, '$[2]'),
+        json_extract(move.value, '$[3]') / 1000.0
+    FROM races, json_each(races.moves) AS move"""
+"""Each move of each race as a row, as schema version 1 kept them."""
+
+_RACE_COLUMNS = (
+    "time0", "time1", "rating0_before", "rating0_after", "rating1_before", "rating1_after",
+)  # fmt: skip
+"""Each seat's time of its last card (ms), and the ratings of a rated race."""
+
+_LAST_CARD = """UPDATE races SET time%d = (
+    SELECT json_extract(move.value, '$[3]') FROM json_each(races.moves) AS move
+    WHERE json_extract(move.value, '$[1]') = %d AND json_extract(move.value, '$[2]') != 'redeal'
+    ORDER BY json_extract(move.value, '$[0]') DESC LIMIT 1)"""
+"""A race's seat's time of its last card, from its moves ([seq, seat, card, ms])."""
+
+_BEST_CLEAR = """UPDATE players SET best_clear_ms = (
+    SELECT min(CASE winner WHEN 0 THEN time0 ELSE time1 END) FROM races
+    WHERE reason = 'cleared'
+    AND ((winner = 0 AND player0 = players.id) OR (winner = 1 AND player1 = players.id)))"""
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 0 -> 1: the first schema.
+    (
+        """CREATE TABLE players (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            token_hash TEXT NOT NULL UNIQUE,
+            created REAL NOT NULL,
+            last_seen REAL NOT NULL,
+            games INTEGER NOT NULL DEFAULT 0,
+            wins INTEGER NOT NULL DEFAULT 0,
+            losses INTEGER NOT NULL DEFAULT 0,
+            draws INTEGER NOT NULL DEFAULT 0
+        )""",
+        # Seeds are JSON: a seed may not fit SQLite's 64-bit INTEGER.
+        """CREATE TABLE races (
+            id TEXT PRIMARY KEY,
+            rules TEXT NOT NULL,
+            seeds TEXT NOT NULL,
+            player0 TEXT NOT NULL REFERENCES players(id),
+            player1 TEXT NOT NULL REFERENCES players(id),
+            started REAL NOT NULL,
+            ended REAL NOT NULL,
+            result TEXT NOT NULL,
+            winner INTEGER CHECK (winner IN (0, 1)),
+            reason TEXT NOT NULL,
+            count0 INTEGER NOT NULL,
+            count1 INTEGER NOT NULL
+        )""",
+        "CREATE INDEX races_player0 ON races(player0)",
+        "CREATE INDEX races_player1 ON races(player1)",
+        """CREATE TABLE moves (
+            race_id TEXT NOT NULL REFERENCES races(id),
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL CHECK (seat IN (0, 1)),
+            card TEXT NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (race_id, seq)
+        ) WITHOUT ROWID""",
+    ),
+    # 1 -> 2: a race's moves move into its row, as JSON; a view keeps the rows.
+    (
+        "ALTER TABLE races ADD COLUMN moves TEXT NOT NULL DEFAULT '[]'",
+        """UPDATE races SET moves = (
+            SELECT json_group_array(json_array(seq, seat, card, CAST(round(at * 1000) AS INTEGER)))
+            FROM (SELECT seq, seat, card, at FROM moves WHERE moves.race_id = races.id ORDER BY seq)
+        )""",
+        "DROP TABLE moves",
+        _MOVES_VIEW,
+    ),
+    # 2 -> 3: live races and their journal. A journal row is one play, so a row
+    # each (WITHOUT ROWID: the key is the table); it refers to its live race so
+    # that no entry outlives it. ``elapsed`` is set on shutdown only.
+    (
+        """CREATE TABLE live_races (
+            id TEXT PRIMARY KEY,
+            rules TEXT NOT NULL,
+            seeds TEXT NOT NULL,
+            player0 TEXT NOT NULL REFERENCES players(id),
+            player1 TEXT NOT NULL REFERENCES players(id),
+            started REAL NOT NULL,
+            elapsed REAL NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE journal (
+            race_id TEXT NOT NULL REFERENCES live_races(id),
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL CHECK (seat IN (0, 1)),
+            what TEXT NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (race_id, seq)
+        ) WITHOUT ROWID""",
+    ),
+    # 3 -> 4: the journal becomes a log, its rows in the order they were
+    # written. Keyed by race, a commit of plays from many races wrote a page
+    # for each race (random ids spread the key over the table); keyed by a
+    # rowid, it writes the log's last page or two. AUTOINCREMENT, so that ids
+    # only grow: a live race's ``first_entry`` is the id its entries start
+    # from, and entries below the oldest live race's belong to finished races
+    # and are deleted (server/store/sqlite.py, Database.write).
+    (
+        """CREATE TABLE journal_log (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            race_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL CHECK (seat IN (0, 1)),
+            what TEXT NOT NULL,
+            at REAL NOT NULL
+        )""",
+        """INSERT INTO journal_log (race_id, seq, seat, what, at)
+            SELECT race_id, seq, seat, what, at FROM journal ORDER BY race_id, seq""",
+        "DROP TABLE journal",
+        "ALTER TABLE journal_log RENAME TO journal",
+        "ALTER TABLE live_races ADD COLUMN first_entry INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX live_races_by_first_entry ON live_races (first_entry)",
+    ),
+    # 4 -> 5: which algorithm dealt a race (core/seeding.py). Every race
+    # before this one was dealt by CPython's random from integer seeds.
+    (
+        "ALTER TABLE races ADD COLUMN dealing TEXT NOT NULL DEFAULT 'mt19937'",
+        "ALTER TABLE live_races ADD COLUMN dealing TEXT NOT NULL DEFAULT 'mt19937'",
+    ),
+    # 5 -> 6: ratings (core/glicko2.py), race times, and what the HTTP API
+    # reads (server/store/reads.py). Times of races recorded before come from their moves.
+    (
+        "ALTER TABLE players ADD COLUMN rating REAL NOT NULL DEFAULT 1500",
+        "ALTER TABLE players ADD COLUMN deviation REAL NOT NULL DEFAULT 500",
+        "ALTER TABLE players ADD COLUMN volatility REAL NOT NULL DEFAULT 0.09",
+        "ALTER TABLE players ADD COLUMN rated_races INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE players ADD COLUMN best_clear_ms INTEGER",
+        *(f"ALTER TABLE races ADD COLUMN {column} INTEGER" for column in _RACE_COLUMNS),
+        "ALTER TABLE live_races ADD COLUMN ratings TEXT",
+        *(_LAST_CARD % (seat, seat) for seat in (0, 1)),
+        _BEST_CLEAR,
+        "CREATE INDEX races_by_player0 ON races (player0, ended)",
+        "CREATE INDEX races_by_player1 ON races (player1, ended)",
+        "CREATE INDEX players_by_rating ON players (rating)",
+    ),
+    # 6 -> 7: a journal row holds a whole batch, its entries as lines
+    # (server/store/journal_lines.py): a row per entry cost more than the rest of
+    # the commit. Each old row becomes a row of one line, with its id; the
+    # AUTOINCREMENT counter carries over, so ids still only grow past every
+    # live race's first_entry, even when the old log had been emptied.
+    (
+        """CREATE TABLE journal_batches (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            entries TEXT NOT NULL
+        )""",
+        """INSERT INTO journal_batches (id, entries)
+            SELECT id, race_id || ' ' || seq || ' ' || seat || ' ' || what || ' '
+                || printf('%!.17g', at)
+            FROM journal ORDER BY id""",
+        """INSERT INTO sqlite_sequence (name, seq)
+            SELECT 'journal_batches', 0
+            WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'journal_batches')""",
+        """UPDATE sqlite_sequence SET seq = max(seq, coalesce(
+            (SELECT seq FROM sqlite_sequence WHERE name = 'journal'), 0))
+            WHERE name = 'journal_batches'""",
+        "DROP TABLE journal",
+        "ALTER TABLE journal_batches RENAME TO journal",
+    ),
+)
+"""``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+"""The ``PRAGMA user_version`` the store writes and reads."""

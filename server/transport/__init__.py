@@ -1,0 +1,1 @@
+"""The transport: websockets in, frames out, on websockets' sans-I/O API."""

@@ -1,0 +1,471 @@
+"""The server's websocket connections, on websockets' documented sans-I/O API.
+
+Every coupling to websockets lives in this module: the glue sees a
+:class:`Connection`, the :class:`~server.transport.handler.Handler` callbacks it
+implements, and the HTTP :class:`Request` and :class:`Response` of the
+opening handshake (websockets' own, public, re-exported here).
+
+Theory of operation. A :class:`Connection` is an asyncio protocol that owns
+a :class:`websockets.server.ServerProtocol`, as websockets' own asyncio layer
+does: bytes from the socket go to ``receive_data``, the events it returns are
+handled, and what ``data_to_send`` returns is written.
+
+* Reading. The connection is an :class:`asyncio.BufferedProtocol`: asyncio
+  reads the socket into a buffer the connection gives it (``recv_into``), the
+  listener's one :data:`READ_SIZE` buffer, shared by every connection because
+  each read is handled before the next begins. A plain :class:`asyncio.Protocol`
+  gets a new 256 KiB ``bytes`` for every read, shrunk to what came: 14.5 µs a
+  read on this project's benchmark machine, against 3.2 µs for ``recv_into``
+  and a copy of the bytes that came (``bench/README.md``).
+
+* Incoming. Until the opening handshake is done every byte goes to the
+  protocol; its HTTP request goes to
+  :meth:`~server.transport.handler.Handler.request`, which answers it (a
+  :class:`Response`) or lets the connection upgrade (None). Once open,
+  the connection cuts the stream into whole frames itself, from their headers
+  (:func:`~server.transport.frames.split_frame`): a plain text message, outside a
+  fragmented one, goes straight to
+  :meth:`~server.transport.handler.Handler.received`; any other whole
+  frame is fed to the protocol alone, so that the protocol always starts at a
+  frame's first byte and judges the frame as it would have anyway. The
+  connection stops cutting, and feeds every byte to the protocol from then
+  on, at the first thing out of the ordinary: a frame over the size limit,
+  the protocol no longer open, an extension negotiated, or frames that came
+  in the same read as the handshake request. Messages reach the handler in
+  the order they were sent, whichever way they come.
+* Outgoing. Every frame the server writes, the protocol's own pongs and
+  close frames included, joins the connection's bounded queue
+  (:class:`~server.transport.outbox.Outbox`), written once per pass of the event loop,
+  paused while asyncio says the socket's buffer is full; a receiver whose
+  queue overflows is cut off. Text frames are framed there, unless an
+  extension was negotiated (only the benchmark offers compression): then the
+  protocol frames them.
+* Closing. :meth:`Connection.close` puts the close frame behind what is
+  queued. From the moment the protocol expects the TCP connection to end, it
+  has :data:`CLOSE_TIMEOUT` seconds to do so before it is aborted, whatever
+  the peer does; the opening handshake has ``open_timeout`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from http import HTTPStatus
+from typing import TYPE_CHECKING, cast
+
+from websockets.datastructures import Headers
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Request, Response
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+
+from .frames import TOO_BIG, split_frame
+from .outbox import Held, Outbox, Wire
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from .handler import Host
+
+__all__ = [
+    "CLOSE_TIMEOUT", "Connection", "Request", "Response", "http_response", "json_response",
+    "text_response",
+]  # fmt: skip
+
+log = logging.getLogger("flowergarden.server")
+
+CLOSE_TIMEOUT = 3.0
+"""Seconds a closing TCP connection may take before it is aborted: a peer that
+does not answer a close frame within it is not coming back."""
+READ_SIZE = 256 * 1024
+"""Bytes one read may bring: what asyncio reads at most into a new buffer."""
+WRITE_LIMIT = 32 * 1024
+"""Bytes buffered in the transport before it pauses the queue (websockets' default)."""
+
+_OPEN, _CONNECTING = State.OPEN, State.CONNECTING
+_CONT, _TEXT, _BINARY, _PING = Opcode.CONT, Opcode.TEXT, Opcode.BINARY, Opcode.PING
+
+
+class Connection(Outbox, asyncio.BufferedProtocol):
+    """One TCP connection: its opening handshake, then its websocket."""
+
+    __slots__ = (
+        "_binary", "_buffer", "_deadline", "_eof", "_fragments", "_gone", "_handler", "_head",
+        "_host", "_line", "_lost", "_pinged", "_plain", "_rest", "_split", "_timer", "_waiter",
+        "head_only", "heard", "ip", "ip_rank", "opened", "protocol", "rank", "transport",
+    )  # fmt: skip
+
+    def __init__(self, host: Host) -> None:
+        options = host.options
+        deflate = None
+        if options.compression == "deflate":  # websockets' own defaults for it
+            deflate = [
+                ServerPerMessageDeflateFactory(
+                    server_max_window_bits=12,
+                    client_max_window_bits=12,
+                    compress_settings={"memLevel": 5},
+                )
+            ]
+        super().__init__(options.queue, host.writer)
+        self.protocol = ServerProtocol(max_size=options.max_size, extensions=deflate)
+        self._host, self._handler, self._buffer = host, host.handler, host.read_buffer
+        self.transport: asyncio.Transport
+        self.ip = "?"
+        self.rank = self.ip_rank = 0
+        """Open connections in all, and from this one's address, when it was accepted."""
+        self.opened = False
+        self.heard = False
+        """Bytes came since the last keepalive round (:meth:`keepalive`)."""
+        self._gone = self._lost = self._eof = self._deadline = self._pinged = False
+        self._split = False
+        self._plain = True
+        self._rest = self._head = b""
+        """The start of a frame not yet whole; the handshake's last bytes."""
+        self._line: bytes | None = b""
+        """The request's first bytes until its method is known; None from then on."""
+        self.head_only = False
+        """The request is a ``HEAD``: its answer goes without its body."""
+        self._fragments: list[bytes] | None = None
+        """The frames of a fragmented message under way."""
+        self._binary = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._waiter: asyncio.Future[None] | None = None
+
+    # -- asyncio.BufferedProtocol ----------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # uvloop's transports are not asyncio.Transport subclasses: no isinstance.
+        transport = cast("asyncio.Transport", transport)
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        self.ip = str(peer[0]) if peer else "?"
+        if not self._host.attach(self):
+            self._gone = True
+            self.drop()
+            transport.close()
+            return
+        transport.set_write_buffer_limits(WRITE_LIMIT, WRITE_LIMIT // 4)
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(self._host.options.open_timeout, self.abort)
+
+    def get_buffer(self, sizehint: int) -> memoryview:
+        return self._buffer
+
+    def buffer_updated(self, nbytes: int) -> None:
+        # The bytes are copied out at once: the next read, any connection's, reuses the buffer.
+        self._received(self._buffer[:nbytes].tobytes())
+
+    def _received(self, data: bytes) -> None:
+        self.heard = True
+        if self._split:
+            if not self.closing:
+                self._split_frames(data)
+                return
+            self._split = False  # closing: the protocol reads the rest, cut or not
+            data, self._rest = self._rest + data, b""
+        if not self._gone:
+            if not self.opened:
+                if self._line is not None:
+                    checked = self._method(data)
+                    if checked is None:
+                        return
+                    data = checked
+                self._head = self._head[-3:] + data
+            self._feed(data)
+
+    def _method(self, data: bytes) -> bytes | None:
+        """The request's bytes for the protocol, once its method is known to be GET or HEAD.
+
+        websockets reads only GET requests; a HEAD goes to it as a GET, and its
+        answer loses its body (:meth:`_respond`). Any other method is answered
+        405 here, without the protocol. None: not enough bytes yet, or refused.
+        """
+        line = self._line + data if self._line else data
+        space = line.find(b" ", 0, 9)
+        if space < 0 and len(line) < 9:
+            self._line = line
+            return None
+        self._line = None
+        method = line[:space]
+        if method == b"HEAD":
+            self.head_only = True
+            return b"GET" + line[4:]
+        if space < 0 or method == b"GET":
+            return line  # no method at all: the protocol says 400
+        refusal = http_response(
+            HTTPStatus.METHOD_NOT_ALLOWED, b"Only GET and HEAD\n", "text/plain; charset=utf-8",
+            [("Allow", "GET, HEAD")],
+        )  # fmt: skip
+        self.transport.write(refusal.serialize())
+        self._gone = True
+        self.drop()
+        self.transport.close()
+        return None
+
+    def eof_received(self) -> None:
+        self._eof = True
+        self.protocol.receive_eof()
+        self._take_output()
+        self.write()
+        # Returning None lets asyncio close the transport: a websocket has
+        # nothing to say after the peer's end of the stream.
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._gone = self._lost = True
+        self.drop()
+        if self._timer is not None:
+            self._timer.cancel()
+        if not self._eof:  # receive_eof is idempotent only from websockets 14 on
+            self._eof = True
+            self.protocol.receive_eof()
+        self._host.detach(self)
+        if self._waiter is not None:
+            self._waiter.set_result(None)
+        if self.opened:
+            self._handler.closed(self)
+
+    def pause_writing(self) -> None:
+        self.pause()
+
+    def resume_writing(self) -> None:
+        self.resume()
+
+    # -- incoming --------------------------------------------------------------
+
+    def _split_frames(self, data: bytes) -> None:
+        if self._rest:
+            data, self._rest = self._rest + data, b""
+        start, end = 0, len(data)
+        max_size, handler = self._host.options.max_size, self._handler
+        while start < end:
+            stop, text = split_frame(data, start, max_size)
+            if stop < 0:
+                if stop == TOO_BIG:
+                    self._unsplit(data[start:])
+                else:
+                    self._rest = data[start:]
+                return
+            if text is not None and self._fragments is None:
+                handler.received(self, text)
+            else:
+                self._feed(data[start:stop])
+            start = stop
+            # Set when the protocol stops being open, whatever closed it.
+            if self.closing:
+                self._unsplit(data[start:])
+                return
+
+    def _unsplit(self, rest: bytes) -> None:
+        """From now on every byte goes to the protocol, ``rest`` first."""
+        self._split = False
+        if rest and not self._gone:
+            self._feed(rest)
+
+    def _feed(self, data: bytes) -> None:
+        protocol = self.protocol
+        protocol.receive_data(data)
+        for event in protocol.events_received():
+            if isinstance(event, Request):
+                self._handshake(event)
+            elif isinstance(event, Frame) and self.opened and protocol.state is _OPEN:
+                self._frame(event)
+        self._take_output()
+
+    def _frame(self, frame: Frame) -> None:
+        # A fragmented message is known from the protocol's own events, which
+        # every frame that is not plain passes through: while one is under
+        # way, the splitter hands the protocol text frames too.
+        opcode = frame.opcode
+        if opcode is _TEXT or opcode is _BINARY:
+            if frame.fin:
+                self._message(opcode is _TEXT, bytes(frame.data))
+            else:
+                self._fragments, self._binary = [bytes(frame.data)], opcode is _BINARY
+        elif opcode is _CONT and self._fragments is not None:
+            self._fragments.append(bytes(frame.data))
+            if frame.fin:
+                data, self._fragments = b"".join(self._fragments), None
+                self._message(not self._binary, data)
+        elif opcode is _PING:
+            self._handler.pinged(self)
+
+    def _message(self, text: bool, data: bytes) -> None:
+        if not text:
+            self._handler.received(self, data)
+            return
+        try:
+            decoded = data.decode()
+        except UnicodeDecodeError as exc:  # RFC 6455, 8.1: fail the connection
+            self.protocol.fail(1007, f"{exc.reason} at position {exc.start}")
+            return
+        self._handler.received(self, decoded)
+
+    def _handshake(self, request: Request) -> None:
+        protocol = self.protocol
+        try:
+            answer = self._handler.request(self, request)
+        except Exception:
+            log.exception("answering an HTTP request failed")
+            answer = protocol.reject(500, "Internal error\n")
+        if isinstance(answer, asyncio.Future):  # a page that waits for the store
+            answer.add_done_callback(self._answered)
+            return
+        if answer is None and self.head_only:  # no websocket opens on a HEAD
+            answer = protocol.reject(405, "A websocket opens on GET\n")
+        self._respond(protocol.accept(request) if answer is None else answer)
+
+    def _answered(self, answer: asyncio.Future[Response]) -> None:
+        """A page that had to wait is ready: send it, unless the connection is gone."""
+        if self._gone or answer.cancelled():
+            return
+        try:
+            response = answer.result()
+        except Exception:
+            log.exception("answering an HTTP request failed")
+            response = self.protocol.reject(500, "Internal error\n")
+        self._respond(response)
+
+    def _respond(self, response: Response) -> None:
+        protocol = self.protocol
+        if self.head_only:  # the headers a GET would have, Content-Length included
+            response = Response(response.status_code, response.reason_phrase, response.headers)
+        protocol.send_response(response)
+        self._take_output()  # the response goes before anything the handler sends
+        head, self._head = self._head, b""
+        if protocol.state is not _OPEN:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.opened = True
+        self._plain = "Sec-WebSocket-Extensions" not in response.headers
+        # Cut frames only if nothing came after the request in its read: the
+        # protocol's reader must be at a frame's first byte.
+        self._split = self._plain and head.find(b"\r\n\r\n") + 4 == len(head)
+        self._handler.opened(self)
+
+    # -- outgoing --------------------------------------------------------------
+
+    def push(self, frame: bytes, barrier: asyncio.Future[None] | None = None) -> None:
+        """Queue a text frame (UTF-8 ``frame``), behind ``barrier`` if there is one."""
+        if self.closing:
+            return
+        if self._plain:
+            self.enqueue(frame if barrier is None else Held(frame, barrier))
+            return
+        # An extension (permessage-deflate) encodes frames in order: now, then.
+        self.protocol.send_text(frame)
+        item = Wire(b"".join(self.protocol.data_to_send()))
+        self.enqueue(item if barrier is None else Held(item, barrier))
+
+    @property
+    def outbox(self) -> Connection:
+        """The connection itself, which queues frames: ``conn.outbox.push(frame, barrier)``."""
+        return self
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the websocket with ``code`` once what is queued has been written."""
+        if self.closing:
+            return
+        state = self.protocol.state
+        if state is _OPEN:
+            self.protocol.send_close(code, reason)
+            self._take_output()
+        elif state is _CONNECTING:
+            self.abort()
+
+    def abort(self) -> None:
+        """End the TCP connection now: nothing more is written."""
+        if not self._gone:
+            self._gone = True
+            self.drop()
+            self.transport.abort()
+
+    async def wait_closed(self) -> None:
+        """Wait until the TCP connection has ended."""
+        if not self._lost:
+            if self._waiter is None:
+                self._waiter = asyncio.get_running_loop().create_future()
+            await asyncio.shield(self._waiter)
+
+    @property
+    def close_code(self) -> int | None:
+        """The code of the close frame received (1006 for none), once the connection ended."""
+        return self.protocol.close_code
+
+    def keepalive(self) -> None:
+        """One round of keepalive: ping a connection silent since the last round,
+        and abort one that has not answered the ping by this one."""
+        if not self.opened or self.closing:
+            return
+        if self.heard:
+            self.heard = self._pinged = False
+        elif self._pinged:
+            log.info("connection from %s did not answer a ping", self.ip)
+            self.abort()
+        else:
+            self._pinged = True
+            self.protocol.send_ping(b"")
+            self._take_output()
+
+    def _take_output(self) -> None:
+        """Queue what the protocol has to send, and keep its state's promises."""
+        protocol = self.protocol
+        for data in protocol.data_to_send():
+            if not self._gone:
+                self.enqueue(Wire(data))
+        if protocol.state is not _OPEN and self.opened:
+            self.closing = True
+        if not self._deadline and protocol.close_expected() and not self._gone:
+            self._deadline = True
+            if self._timer is not None:
+                self._timer.cancel()
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(CLOSE_TIMEOUT, self.abort)
+
+    # -- the outbox's socket ---------------------------------------------------
+
+    def write_bytes(self, data: bytes) -> None:
+        self.transport.write(data)
+
+    def write_end(self) -> None:
+        transport = self.transport
+        if not transport.can_write_eof():  # TLS
+            transport.close()
+            return
+        try:
+            transport.write_eof()
+        except (OSError, RuntimeError):  # the peer is gone (uvloop raises RuntimeError)
+            self.abort()
+
+    def overflowed(self) -> None:
+        log.warning("dropping a receiver that does not keep up (%s)", self.ip)
+        self.abort()
+
+    def cut_off(self) -> None:
+        self.abort()
+
+
+def http_response(
+    status: HTTPStatus, body: bytes, content_type: str, headers: Iterable[tuple[str, str]] = ()
+) -> Response:
+    """A whole HTTP response, after which the server closes the connection."""
+    fields = [
+        ("Content-Type", content_type),
+        ("Content-Length", str(len(body))),
+        ("Connection", "close"),
+        *headers,
+    ]
+    return Response(status.value, status.phrase, Headers(fields), body)
+
+
+def text_response(status: HTTPStatus, text: str) -> Response:
+    return http_response(status, text.encode(), "text/plain; charset=utf-8")
+
+
+def json_response(status: HTTPStatus, body: object) -> Response:
+    data = (json.dumps(body) + "\n").encode()
+    cors = [("Access-Control-Allow-Origin", "*")]
+    return http_response(status, data, "application/json", cors)
