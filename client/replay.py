@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import engine
-from engine.record import MalformedRecord, Move, RaceRecord, read_record
+from engine.record import MalformedRecord, RaceRecord, RecordedMove, read_record
 from protocol import wire_status
 
 from .cards import card_name
@@ -91,7 +91,7 @@ class Replay:
         return replay
 
     @property
-    def moves(self) -> tuple[Move, ...]:
+    def moves(self) -> tuple[RecordedMove, ...]:
         return self.record.moves
 
     @property

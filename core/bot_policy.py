@@ -4,7 +4,7 @@ Theory of operation
 -------------------
 :meth:`BotPolicy.next_move` looks at the bot's board, as a person looks at
 theirs, and says what to do next and how many seconds after seeing the board:
-a :class:`Move` that plays a card, or uses the redeal when the board is stuck
+a :class:`BotMove` that plays a card, or uses the redeal when the board is stuck
 with one left, or None when there is nothing to do (the board is stalled or
 cleared, or the next card would come after the race's clock has run out). The
 caller waits ``delay`` seconds and makes the move, and asks again each time the
@@ -47,7 +47,7 @@ nothing (effort ``visible + 1``). The idle limit is honoured: no delay exceeds
 the idle time left minus :data:`IDLE_MARGIN` (half of it, when less than two
 margins are left), so a bot never times out from idling. The clock asks
 nothing special: a move that would come after it is not made (None). There is
-no resigning: :class:`Move` cannot say it.
+no resigning: :class:`BotMove` cannot say it.
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ __all__ = [
     "PLACE",
     "REACTION_SIGMA",
     "SEARCH_SIGMA",
+    "BotMove",
     "BotPolicy",
-    "Move",
     "Pace",
     "effort",
 ]
@@ -115,7 +115,7 @@ PACES = {
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class BotMove:
     """What the bot does next, ``delay`` seconds after it saw the board.
 
     ``card``: the card to play, or None to use the redeal (see :attr:`redeal`).
@@ -151,7 +151,7 @@ class BotPolicy:
 
     def next_move(
         self, board: engine.Board, *, idle_left: float | None, clock_left: float | None
-    ) -> Move | None:
+    ) -> BotMove | None:
         """What to do next on ``board`` and after how long; None when there is nothing to do.
 
         ``idle_left``: seconds until the idle limit would time the bot out
@@ -173,7 +173,7 @@ class BotPolicy:
             delay = min(delay, max(0.0, latest))
         if clock_left is not None and delay >= clock_left:
             return None
-        return Move(delay, card, work)
+        return BotMove(delay, card, work)
 
     def efforts(self, board: engine.Board) -> list[tuple[engine.Card, str, float]]:
         """Each playable card with its place and its search effort, as the policy sees them."""

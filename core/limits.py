@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-__all__ = ["LATENESS", "AddressLimit", "RateLimiter", "Verdict"]
+__all__ = ["LATENESS", "AddressLimit", "Admission", "RateLimiter"]
 
 _SLACK = 1e-6
 """A millionth of a message: the refill's float rounding (``0.02 * 50`` may be
@@ -32,7 +32,7 @@ LATENESS = 1.0
 without counting against it (an initial retransmission timeout, RFC 6298)."""
 
 
-class Verdict(Enum):
+class Admission(Enum):
     ACCEPT = "accept"
     LIMIT = "limit"
     """Refuse, and answer ``rate_limited``."""
@@ -61,7 +61,7 @@ class RateLimiter:
         self._limited = False
         self._refused = 0
 
-    def admit(self, now: float) -> Verdict:
+    def admit(self, now: float) -> Admission:
         """Whether the message arriving at ``now`` may be handled."""
         if self._updated is not None:
             self._tokens = min(self.capacity, self._tokens + (now - self._updated) * self.rate)
@@ -70,12 +70,12 @@ class RateLimiter:
             self._limited, self._refused = False, 0
         if self._tokens >= 1.0 - _SLACK:
             self._tokens -= 1.0
-            return Verdict.ACCEPT
+            return Admission.ACCEPT
         self._refused += 1
         if not self._limited:
             self._limited = True
-            return Verdict.LIMIT
-        return Verdict.CLOSE if self._refused > self.patience else Verdict.DROP
+            return Admission.LIMIT
+        return Admission.CLOSE if self._refused > self.patience else Admission.DROP
 
 
 class AddressLimit:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-__all__ = ["WINDOW_GROWTH", "WINDOW_START", "Waiting", "best_match", "next_pairing", "window"]
+__all__ = ["WINDOW_GROWTH", "WINDOW_START", "Seeker", "best_match", "next_pairing", "window"]
 
 WINDOW_START = 100.0
 """Rating points a rated seeker accepts at once."""
@@ -32,7 +32,7 @@ WINDOW_GROWTH = 20.0
 
 
 @dataclass(frozen=True, slots=True)
-class Waiting:
+class Seeker:
     """A rated seeker: who, their rating, and since when they wait."""
 
     player_id: str
@@ -40,21 +40,21 @@ class Waiting:
     since: float
 
 
-def window(seeker: Waiting, now: float) -> float:
+def window(seeker: Seeker, now: float) -> float:
     """The rating gap ``seeker`` accepts at ``now``."""
     return WINDOW_START + WINDOW_GROWTH * max(0.0, now - seeker.since)
 
 
-def acceptable(a: Waiting, b: Waiting, now: float) -> bool:
+def acceptable(a: Seeker, b: Seeker, now: float) -> bool:
     return abs(a.rating - b.rating) <= max(window(a, now), window(b, now))
 
 
 def best_match(
-    seeker: Waiting,
-    queue: Sequence[Waiting],
+    seeker: Seeker,
+    queue: Sequence[Seeker],
     now: float,
     allowed: Callable[[str, str], bool],
-) -> Waiting | None:
+) -> Seeker | None:
     """The opponent in ``queue`` (oldest first) that ``seeker`` is paired with now, if any."""
     fits = [
         other
@@ -67,7 +67,7 @@ def best_match(
     return min(fits, key=lambda other: abs(other.rating - seeker.rating), default=None)
 
 
-def next_pairing(queue: Sequence[Waiting], allowed: Callable[[str, str], bool]) -> float | None:
+def next_pairing(queue: Sequence[Seeker], allowed: Callable[[str, str], bool]) -> float | None:
     """When the first pair in ``queue`` becomes acceptable by waiting alone; None if never."""
     times = [
         max(a.since, b.since) if abs(a.rating - b.rating) <= WINDOW_START else

@@ -60,7 +60,7 @@ from .seeding import stored, wire
 if TYPE_CHECKING:
     from protocol import BoardStatus, Rules
 
-    from .bot_policy import BotPolicy, Move
+    from .bot_policy import BotMove, BotPolicy
     from .glicko2 import Glicko
     from .seeding import Dealers
 
@@ -89,7 +89,7 @@ class _Seat:
     moves: list[MoveRecord] = field(default_factory=list)
     bot: BotPolicy | None = None
     """The policy that plays this seat, if a bot sits in it (the core plays for it)."""
-    bot_move: Move | None = None
+    bot_move: BotMove | None = None
     bot_at: float | None = None
     """When the bot makes ``bot_move``: a deadline like the others."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .limits import AddressLimit
-from .matching import Waiting, best_match, next_pairing
+from .matching import Seeker, best_match, next_pairing
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -28,7 +28,7 @@ class Seeks:
     """Seekers by rules, oldest first, each with their rating and since when they wait."""
 
     def __init__(self, rated_per_day: int) -> None:
-        self._queue: dict[Rules, list[Waiting]] = {}
+        self._queue: dict[Rules, list[Seeker]] = {}
         self._where: dict[str, Rules] = {}
         self._rated = AddressLimit(rated_per_day, rated_per_day / 24)
         """Rated races between the same two players: ``rated_per_day`` a day, by pair."""
@@ -44,11 +44,11 @@ class Seeks:
             return None
         if not rules.rated:
             return queue[0].player_id
-        found = best_match(Waiting(player_id, rating, now), queue, now, self._allows(now))
+        found = best_match(Seeker(player_id, rating, now), queue, now, self._allows(now))
         return None if found is None else found.player_id
 
     def add(self, player_id: str, rules: Rules, rating: float, now: float) -> None:
-        self._queue.setdefault(rules, []).append(Waiting(player_id, rating, now))
+        self._queue.setdefault(rules, []).append(Seeker(player_id, rating, now))
         self._where[player_id] = rules
 
     def remove(self, player_id: str) -> None:
@@ -90,7 +90,7 @@ class Seeks:
         """These two start a rated race."""
         self._rated.charge(_pair(first, second), now)
 
-    def _due_pair(self, queue: list[Waiting], now: float) -> tuple[str, str] | None:
+    def _due_pair(self, queue: list[Seeker], now: float) -> tuple[str, str] | None:
         allows = self._allows(now)
         for index, seeker in enumerate(queue):  # the oldest first: they decide
             found = best_match(seeker, queue[index + 1 :], now, allows)

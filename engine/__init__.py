@@ -6,7 +6,7 @@ clocks, no unseeded randomness. The server and the client both build on it.
 
 from __future__ import annotations
 
-from .board import BOUQUET, Board, Play, Status
+from .board import BOUQUET, Board, Placement, Status
 from .cards import CARDS, RANKS, SUITS, Card, parse_lenient
 from .deal import BED_SIZE, BEDS, BOUQUET_SIZE, Layout, deal, deal_cards, winnable_deal
 from .dealing import (
@@ -44,7 +44,7 @@ __all__ = [
     "Layout",
     "LegacyDealer",
     "MalformedCard",
-    "Play",
+    "Placement",
     "SeedDealer",
     "Status",
     "Verdict",

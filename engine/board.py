@@ -30,7 +30,7 @@ from .errors import IllegalPlay, IllegalRedeal
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
 
-__all__ = ["BOUQUET", "PLAYED", "Board", "Play", "Status"]
+__all__ = ["BOUQUET", "PLAYED", "Board", "Placement", "Status"]
 
 BOUQUET = -1
 PLAYED = -2
@@ -46,7 +46,7 @@ class Status(StrEnum):
 
 
 @dataclass(slots=True)
-class Play:
+class Placement:
     """A play that happened: the card, and the bed it left (None for the bouquet).
 
     A value never changed once made, though not a frozen dataclass: one is
@@ -162,7 +162,7 @@ class Board:
 
     # -- moves -----------------------------------------------------------------
 
-    def play(self, card: int) -> Play:
+    def play(self, card: int) -> Placement:
         """Move ``card`` to its foundation, or raise :class:`IllegalPlay` and change nothing."""
         if card not in self._playable:
             raise IllegalPlay(self._refusal(card, str))
@@ -180,7 +180,7 @@ class Board:
             self._note_if_playable(card + 1)
         if where >= 0 and self.beds[where]:
             self._note_if_playable(self.beds[where][-1])
-        return Play(CARDS[card], None if where == BOUQUET else where)
+        return Placement(CARDS[card], None if where == BOUQUET else where)
 
     def redeal(self, deal: Callable[[Sequence[Card]], Layout]) -> None:
         """Gather the cards in play and set up what ``deal`` makes of them.

@@ -27,9 +27,9 @@ if TYPE_CHECKING:
 __all__ = [
     "REASONS",
     "MalformedRecord",
-    "Move",
     "RaceRecord",
-    "Rules",
+    "RecordRules",
+    "RecordedMove",
     "read_board",
     "read_pair",
     "read_record",
@@ -55,7 +55,7 @@ class MalformedRecord(ValueError):
     """The record does not read; the message says where and why."""
 
 
-class Move(NamedTuple):
+class RecordedMove(NamedTuple):
     """One entry of ``moves``."""
 
     seq: int
@@ -64,7 +64,7 @@ class Move(NamedTuple):
     t_ms: int
 
 
-class Rules(NamedTuple):
+class RecordRules(NamedTuple):
     """What the checks need of ``rules``."""
 
     mirror: bool
@@ -78,7 +78,7 @@ class Rules(NamedTuple):
 class RaceRecord:
     """A race record, read: each seat's dealer in place of its seeds."""
 
-    rules: Rules
+    rules: RecordRules
     result: str
     winner: int | None
     reason: str
@@ -87,7 +87,7 @@ class RaceRecord:
     dealers: tuple[Dealer, ...]
     commits: tuple[str, ...] | None
     boards: tuple[Layout, ...]
-    moves: tuple[Move, ...]
+    moves: tuple[RecordedMove, ...]
 
 
 def read_record(record: object) -> RaceRecord:
@@ -110,11 +110,11 @@ def read_record(record: object) -> RaceRecord:
     )
 
 
-def _read_rules(rules: Mapping[str, object]) -> Rules:
+def _read_rules(rules: Mapping[str, object]) -> RecordRules:
     def get(key: str) -> object:
         return _get(rules, key, "rules.")
 
-    return Rules(
+    return RecordRules(
         mirror=_read_choice(get("deal"), "rules.deal", ("independent", "mirror")) == "mirror",
         winnable=_read_bool(get("winnable_only"), "rules.winnable_only"),
         redeals=_read_choice(_read_int(get("redeals"), "rules.redeals"), "rules.redeals", (0, 1)),
@@ -141,10 +141,10 @@ def _read_dealing(data: Mapping[str, object]) -> tuple[tuple[Dealer, ...], tuple
     )
 
 
-def _read_move(value: object, where: str) -> Move:
+def _read_move(value: object, where: str) -> RecordedMove:
     move = _read_mapping(value, where)
     card = _get(move, "card", f"{where}.")
-    return Move(
+    return RecordedMove(
         seq=_read_int(_get(move, "seq", f"{where}."), f"{where}.seq"),
         seat=_read_seat(_get(move, "seat", f"{where}."), f"{where}.seat"),
         card=None if card == "redeal" else _read_card(card, f"{where}.card"),

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from .cards import Card
     from .deal import Layout
     from .dealing import Dealer
-    from .record import Move, RaceRecord
+    from .record import RaceRecord, RecordedMove
 
 __all__ = ["Check", "LayoutLike", "Outcome", "Verdict", "check_deal", "verify_record"]
 
@@ -189,7 +189,7 @@ def _check_moves(rec: RaceRecord, layouts: Sequence[Layout]) -> tuple[Check, lis
     return Check("moves", PASSED, f"{len(rec.moves)} {plural}, each legal in seq order"), boards
 
 
-def _apply(board: Board, move: Move, dealer: Dealer) -> str | None:
+def _apply(board: Board, move: RecordedMove, dealer: Dealer) -> str | None:
     """Make the move on ``board``; None if it was legal, else why not."""
     if move.card is None:
         try:
@@ -266,8 +266,8 @@ def _by_counts(counts: Sequence[int], seqs: Sequence[int], tiebreak: str) -> tup
     return None, "equal_cards"
 
 
-def _last_cards(moves: Sequence[Move]) -> tuple[Move | None, ...]:
-    last: list[Move | None] = [None, None]
+def _last_cards(moves: Sequence[RecordedMove]) -> tuple[RecordedMove | None, ...]:
+    last: list[RecordedMove | None] = [None, None]
     for move in moves:
         if move.card is not None:
             last[move.seat] = move

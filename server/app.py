@@ -37,7 +37,7 @@ from core.events import (
     Wake,
 )
 from core.identity import Identity, Registry, hash_token
-from core.limits import RateLimiter, Verdict
+from core.limits import Admission, RateLimiter
 from core.lobby import Lobby
 from core.restore import restore
 from protocol import (
@@ -58,7 +58,7 @@ from server.http.api import Api
 from server.http.metrics import Metrics
 from server.http.pages import Pages
 from server.store.sqlite_store import StoreError
-from server.transport.handler import Options
+from server.transport.handler import ConnectionOptions
 from server.transport.listener import Listener
 from server.transport.outbox import Writer
 
@@ -156,7 +156,7 @@ class GameServer:
         else:  # the races nobody alive owns, and from now on those of workers that die
             await self.cluster.start()
         settings = self.settings
-        options = Options(
+        options = ConnectionOptions(
             max_size=settings.max_message,
             queue=settings.send_queue,
             open_timeout=settings.hello_timeout,
@@ -314,11 +314,11 @@ class GameServer:
             # close frame is seen, and dropped.
             return False
         verdict = conn.limiter.admit(self.clock())
-        if verdict is Verdict.LIMIT:
+        if verdict is Admission.LIMIT:
             self._error(conn, Error(code="rate_limited", message="too many messages; slow down"))
-        elif verdict is Verdict.CLOSE:
+        elif verdict is Admission.CLOSE:
             self._let_go(conn, 1008, "too many messages")
-        return verdict is Verdict.ACCEPT
+        return verdict is Admission.ACCEPT
 
     def _handle(self, conn: AnyConn, text: str) -> bool:
         """Handle one admitted message; False if that failed.

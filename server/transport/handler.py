@@ -2,7 +2,7 @@
 
 :class:`Handler` is what the glue implements (:class:`~server.app.GameServer`),
 :class:`Host` what the listener gives every connection it makes
-(:class:`~server.transport.listener.Listener`), :class:`Options` how connections behave.
+(:class:`~server.transport.listener.Listener`), :class:`ConnectionOptions` how connections behave.
 No callback may raise or wait: each runs inside asyncio's ``buffer_updated``.
 """
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .connection import Connection, Request, Response
     from .outbox import Writer
 
-__all__ = ["Handler", "Host", "Options"]
+__all__ = ["ConnectionOptions", "Handler", "Host"]
 
 C_contra = TypeVar("C_contra", bound="Connection", contravariant=True)
 
@@ -52,7 +52,7 @@ class Host(Protocol):
     """What a connection needs from the listener that made it."""
 
     handler: Handler[Any]
-    options: Options
+    options: ConnectionOptions
     writer: Writer
     read_buffer: memoryview
     """Where connections read their sockets into: shared, each read handled at once."""
@@ -65,7 +65,7 @@ class Host(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
+class ConnectionOptions:
     max_size: int
     """Largest incoming message, in bytes; a larger one closes with 1009."""
     queue: int

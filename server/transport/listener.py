@@ -40,7 +40,7 @@ from .outbox import Writer
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from .handler import Handler, Options
+    from .handler import ConnectionOptions, Handler
 
 __all__ = ["ACCEPT_LOG_INTERVAL", "KEEPALIVE", "AcceptErrors", "Listener", "ceiling"]
 
@@ -68,7 +68,7 @@ class Listener(Generic[C]):
         self,
         handler: Handler[C],
         factory: Callable[[Listener[C]], C],
-        options: Options,
+        options: ConnectionOptions,
         max_connections: int,
         keepalive: float = KEEPALIVE,
     ) -> None:

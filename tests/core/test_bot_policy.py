@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import pytest
 
 import engine
-from core.bot_policy import IDLE_MARGIN, LEVELS, PACES, BotPolicy, Move, effort
+from core.bot_policy import IDLE_MARGIN, LEVELS, PACES, BotMove, BotPolicy, effort
 from core.race import Race
 from protocol import RACING, GameOver, Rules
 
@@ -42,7 +42,7 @@ def seed(label: str) -> bytes:
 class Seen:
     """One move a policy chose, and what it was told when it chose it."""
 
-    move: Move
+    move: BotMove
     at: float
     idle_left: float | None
     clock_left: float | None
@@ -284,7 +284,7 @@ def test_nothing_to_do_when_stalled_or_cleared(status):
 
 def test_never_resigns():
     # A move plays a card or redeals: there is nothing else it can say.
-    assert [f.name for f in dataclasses.fields(Move)] == ["delay", "card", "effort"]
+    assert [f.name for f in dataclasses.fields(BotMove)] == ["delay", "card", "effort"]
     public = {name for name in dir(BotPolicy) if not name.startswith("_")}
     assert public == {"next_move", "efforts"}
     bots = bot_race(4, (1, 5), random.Random(8))  # the slow bot loses, and plays to the end

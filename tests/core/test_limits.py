@@ -3,14 +3,14 @@ arriving up to a second late; floods are closed."""
 
 from __future__ import annotations
 
-from core.limits import LATENESS, AddressLimit, RateLimiter, Verdict
+from core.limits import LATENESS, AddressLimit, Admission, RateLimiter
 
-ACCEPT, LIMIT, DROP, CLOSE = Verdict.ACCEPT, Verdict.LIMIT, Verdict.DROP, Verdict.CLOSE
+ACCEPT, LIMIT, DROP, CLOSE = Admission.ACCEPT, Admission.LIMIT, Admission.DROP, Admission.CLOSE
 FULL = 200 + int(50 * LATENESS)
 """What the bucket holds: the burst, and a second at 50 for messages that arrive late."""
 
 
-def burst(limiter: RateLimiter, count: int, now: float) -> list[Verdict]:
+def burst(limiter: RateLimiter, count: int, now: float) -> list[Admission]:
     return [limiter.admit(now) for _ in range(count)]
 
 

@@ -9,7 +9,7 @@ import pytest
 from core.events import Output, RaceEnded, RaceStarted, Wake
 from core.glicko2 import NEW, Glicko, rate_race
 from core.lobby import QUEUE, Lobby
-from core.matching import WINDOW_GROWTH, WINDOW_START, Waiting, best_match, next_pairing
+from core.matching import WINDOW_GROWTH, WINDOW_START, Seeker, best_match, next_pairing
 from core.restore import restore
 from protocol import GameOver, GameStart, Resign, Rules, Seek
 
@@ -137,7 +137,7 @@ def test_the_same_two_have_a_daily_limit_of_rated_races() -> None:
 
 @pytest.mark.parametrize("gap", [0.0, 99.0, 100.0, 250.0, 1000.0])
 def test_next_pairing_is_when_the_windows_first_cover_the_gap(gap: float) -> None:
-    a, b = Waiting("a", 1500.0, 2.0), Waiting("b", 1500.0 + gap, 5.0)
+    a, b = Seeker("a", 1500.0, 2.0), Seeker("b", 1500.0 + gap, 5.0)
     due = next_pairing([a, b], lambda x, y: True)
     assert due is not None
     assert best_match(b, [a], due, lambda x, y: True) == a

@@ -11,7 +11,7 @@ from engine import (
     IllegalPlay,
     IllegalRedeal,
     LegacyDealer,
-    Play,
+    Placement,
     Status,
     deal,
     final_count,
@@ -49,8 +49,8 @@ def test_a_fresh_board() -> None:
 
 def test_a_play_moves_the_card_and_reports_where_from() -> None:
     board = Board(deal(1))
-    assert board.play(Card.parse("AS")) == Play(Card.parse("AS"), 4)
-    assert board.play(Card.parse("2S")) == Play(Card.parse("2S"), None)
+    assert board.play(Card.parse("AS")) == Placement(Card.parse("AS"), 4)
+    assert board.play(Card.parse("2S")) == Placement(Card.parse("2S"), None)
     assert board.foundations == [2, 0, 0, 0]
     assert str(board.beds[4][-1]) == "8D"
     assert Card.parse("2S") not in board.bouquet

@@ -17,7 +17,7 @@ import pytest
 from websockets.frames import Opcode
 
 from server.transport.connection import CLOSE_TIMEOUT, Connection
-from server.transport.handler import Options
+from server.transport.handler import ConnectionOptions
 from server.transport.listener import ACCEPT_LOG_INTERVAL, AcceptErrors, Listener
 from tests.integration.hostile_helpers import eof_within, masked_frame, raw_handshake, read_frame
 
@@ -56,7 +56,7 @@ class Handler:
 @pytest.fixture
 async def served() -> AsyncIterator[tuple[Listener[Connection], Handler]]:
     handler = Handler()
-    options = Options(max_size=4096, queue=16, open_timeout=5.0)
+    options = ConnectionOptions(max_size=4096, queue=16, open_timeout=5.0)
     listener = Listener(handler, Connection, options, max_connections=100, keepalive=0.05)
     await listener.start("127.0.0.1", 0)
     yield listener, handler
