@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from .race_log import Entry, RaceRecord, RaceStart
 
 __all__ = [
+    "Audience",
     "Journaled",
     "Output",
     "Queued",
@@ -145,6 +146,33 @@ class RoomListed:
 
     code: str
     open: bool
+
+
+class Audience:
+    """Who hears a race's events: its players, then its spectators in a stable order.
+
+    :attr:`all` is kept as one tuple, since every event of the race is
+    addressed to it and a play must not build it again.
+    """
+
+    __slots__ = ("_players", "_watchers", "all")
+
+    def __init__(self, players: tuple[str, ...]) -> None:
+        self._players = players
+        self._watchers: set[str] = set()
+        self.all: tuple[str, ...] = players
+
+    @property
+    def watchers(self) -> frozenset[str]:
+        return frozenset(self._watchers)
+
+    def add(self, player_id: str) -> None:
+        self._watchers.add(player_id)
+        self.all = (*self._players, *sorted(self._watchers))
+
+    def discard(self, player_id: str) -> None:
+        self._watchers.discard(player_id)
+        self.all = (*self._players, *sorted(self._watchers))
 
 
 Output = Send | SendPlayed | RaceStarted | Journaled | RaceEnded | Wake | Queued | RoomListed

@@ -27,21 +27,21 @@ spectator; the same objects go to every receiver. A ``played`` is a plain
 Deciding (PROTOCOL.md, "Deciding the race") is :mod:`core.deciding`; the
 race ends itself only for what needs no comparison: resigning, and being away
 past the grace while still racing.
+
+Each event is timed when the race takes it (:meth:`Race._at`), a bot's move
+included, and never before the event ahead of it: ``t_ms`` never goes back
+along ``seq``. The race's data and what it answers are its base class,
+:class:`~core.race_state.RaceState`; what it announces and keeps is built in
+:mod:`core.race_views`; each seat's own state and deadlines, :mod:`core.seat`.
 """
 
 from __future__ import annotations
 
-import json
-import math
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import engine
 from protocol import (
-    RACING,
     GameOver,
-    GameStart,
-    GameState,
     OpponentAway,
     OpponentBack,
     Redealt,
@@ -51,189 +51,43 @@ from protocol import (
 )
 
 from .deciding import by_counts, decided
-from .events import Journaled, Output, RaceEnded, RaceStarted, Refused, Send, SendPlayed, Wake
+from .events import (
+    Journaled,
+    Output,
+    RaceEnded,
+    RaceStarted,
+    Refused,
+    Send,
+    SendPlayed,
+    Wake,
+)
 from .glicko2 import rate_race
-from .race_log import Entry, MoveRecord, RaceRecord, RaceStart
+from .race_log import Entry, MoveRecord, to_seconds
 from .race_log import to_ms as _ms
-from .seeding import stored, wire
+from .race_state import RaceState
+from .race_views import finished_race, game_over, game_starts, race_start
+from .seat import Seat, SeatInfo
 
 if TYPE_CHECKING:
-    from protocol import BoardStatus, Rules
+    from protocol import BoardStatus
 
-    from .bot_policy import BotMove, BotPolicy
-    from .glicko2 import Glicko
-    from .seeding import Dealers
 
 __all__ = ["Race", "SeatInfo"]
 
 
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    """Who sits in a seat."""
-
-    player_id: str
-    name: str
-
-
-@dataclass(slots=True)
-class _Seat:
-    info: SeatInfo
-    board: engine.Board
-    dealer: engine.Dealer
-    status: BoardStatus
-    idle_deadline: float | None = None
-    away_deadline: float | None = None
-    away: bool = False
-    """Disconnected; outlives ``away_deadline`` when the grace ends on a final count."""
-    last_play_seq: int = 0
-    moves: list[MoveRecord] = field(default_factory=list)
-    bot: BotPolicy | None = None
-    """The policy that plays this seat, if a bot sits in it (the core plays for it)."""
-    bot_move: BotMove | None = None
-    bot_at: float | None = None
-    """When the bot makes ``bot_move``: a deadline like the others."""
-
-    @property
-    def cards(self) -> int:
-        """The seat's count, as deciding reads it (a :class:`~core.deciding.Stand`)."""
-        return self.board.count
-
-
-class Race:
+class Race(RaceState):
     """One race. See the module docstring for how to drive it."""
-
-    def __init__(
-        self,
-        game_id: str,
-        seats: tuple[SeatInfo, SeatInfo],
-        rules: Rules,
-        dealers: Dealers,
-        *,
-        idle_limit: float | None,
-        grace: float,
-        ratings: tuple[Glicko, Glicko] | None = None,
-        bots: tuple[BotPolicy | None, BotPolicy | None] = (None, None),
-    ) -> None:
-        """``dealers``: each seat's, which deals its layout and its redeal.
-
-        ``idle_limit`` None: no idle limit (practice, where nobody waits).
-        ``ratings``: the players' before a rated race (None: unrated).
-        ``bots``: the policy of each seat a bot sits in; the race plays for it.
-        """
-        self.game_id = game_id
-        self.rules = rules
-        self._rules_json = json.dumps(rules.model_dump(mode="json"), sort_keys=True)
-        """The rules as the store keeps them, for the race's start and its record."""
-        self.dealers = dealers
-        self.idle_limit = idle_limit
-        self.grace = grace
-        self.seq = 0
-        self.started = 0.0
-        self.ended: float | None = None
-        self.over: GameOver | None = None
-        self.ratings = ratings
-        self.ratings_after: tuple[Glicko, Glicko] | None = None
-        """The players' new ratings, once a rated race has ended."""
-        self._shown = [None, None] if ratings is None else [g.shown for g in ratings]
-        winnable = rules.winnable_only
-        # A mirror race deals one layout (immutable) for both seats: half the
-        # work of starting it, which comes in bursts when many races end at once.
-        layouts = {dealer: dealer.layout(winnable) for dealer in set(dealers)}
-        self._seats = [
-            _Seat(info, board, dealer, wire_status(board.status))
-            for info, dealer, board in (
-                (info, dealer, engine.Board(layouts[dealer], rules.redeals))
-                for info, dealer in zip(seats, dealers, strict=True)
-            )
-        ]
-        self._seeds, self._commits = wire(dealers)
-        for seat, bot in zip(self._seats, bots, strict=True):
-            seat.bot = bot
-        self._bots = [bot is not None for bot in bots]
-        self._clock: float | None = None
-        self._players = tuple(seat.info.player_id for seat in self._seats)
-        self._watchers: set[str] = set()
-        self._audience = self._players
-        """Who hears the race's events: its players, then its spectators."""
-
-    # -- reading ---------------------------------------------------------------
-
-    @property
-    def player_ids(self) -> tuple[str, ...]:
-        return self._players
-
-    @property
-    def watchers(self) -> frozenset[str]:
-        """The race's spectators."""
-        return frozenset(self._watchers)
-
-    @property
-    def names(self) -> list[str]:
-        return [seat.info.name for seat in self._seats]
-
-    @property
-    def counts(self) -> list[int]:
-        return [seat.board.count for seat in self._seats]
-
-    def seat_of(self, player_id: str) -> int:
-        """The seat of ``player_id``; raises ``ValueError`` if they are not in this race."""
-        return self._players.index(player_id)
-
-    def status_of(self, seat: int) -> BoardStatus:
-        return self._seats[seat].status
-
-    def boards(self) -> list[engine.Board]:
-        return [seat.board for seat in self._seats]
-
-    def state(self, seat: int | None, now: float) -> GameState:
-        """The whole race at ``now`` for a player (``seat``) or a spectator (None)."""
-        until = now if self.ended is None else self.ended
-        limit = self.rules.time_limit_s
-        left = None if limit is None else _ms(max(0.0, self.started + limit - until))
-        return GameState(
-            game_id=self.game_id,
-            seat=seat,
-            players=self.names,
-            bots=self.bots,
-            ratings=self._shown,
-            rules=self.rules,
-            boards=[board_to_wire(s.board, s.status) for s in self._seats],
-            commits=self._commits,
-            elapsed_ms=_ms(max(0.0, until - self.started)),
-            clock_left_ms=left,
-            seq=self.seq,
-            over=self.over,
-        )
-
-    @property
-    def bots(self) -> list[bool]:
-        """Which seats a bot sits in."""
-        return list(self._bots)
-
-    def next_deadline(self) -> float | None:
-        """The earliest time at which :meth:`tick` has something to do, or None."""
-        if self.over is not None:
-            return None
-        # Asked after every play: a loop, not a list for min(), costs a third.
-        due = self._clock
-        for seat in self._seats:
-            for t in (seat.idle_deadline, seat.away_deadline, seat.bot_at):
-                if t is not None and (due is None or t < due):
-                    due = t
-        return due
 
     # -- inputs ----------------------------------------------------------------
 
     def watch(self, player_id: str, now: float) -> list[Output]:
         """``player_id`` spectates: the whole race for them, and every event from now on."""
-        self._watchers.add(player_id)
-        self._audience = (*self._players, *sorted(self._watchers))
+        self._audience.add(player_id)
         return [Send((player_id,), self.state(None, now))]
 
     def unwatch(self, player_id: str) -> None:
         """``player_id`` spectates no more."""
-        self._watchers.discard(player_id)
-        self._audience = (*self._players, *sorted(self._watchers))
+        self._audience.discard(player_id)
 
     def start(self, now: float) -> list[Output]:
         """Announce the race to both players; end it at once if nobody can play."""
@@ -241,31 +95,9 @@ class Race:
         if self.rules.time_limit_s is not None:
             self._clock = now + self.rules.time_limit_s
         for seat in self._seats:
-            self._restart_idle(seat, now)
+            seat.restart_idle(now, self.idle_limit)
             self._plan_bot(seat, now)
-        first, second = self._seats
-        board = board_to_wire(first.board, first.status)
-        # A mirror race deals both seats one layout: the same board on the wire.
-        mirror = self.dealers[0] == self.dealers[1]
-        boards = [board, board if mirror else board_to_wire(second.board, second.status)]
-        out: list[Output] = [RaceStarted(self._race_start())]
-        out += [
-            Send(
-                (seat.info.player_id,),
-                GameStart(
-                    game_id=self.game_id,
-                    seat=index,
-                    players=self.names,
-                    bots=self.bots,
-                    ratings=self._shown,
-                    rules=self.rules,
-                    boards=boards,
-                    commits=self._commits,
-                    seq=0,
-                ),
-            )
-            for index, seat in enumerate(self._seats)
-        ]
+        out: list[Output] = [RaceStarted(race_start(self)), *game_starts(self)]
         return self._woken(out + self._decide(now))
 
     def play(self, seat: int, card: engine.Card, now: float) -> list[Output]:
@@ -278,30 +110,16 @@ class Race:
             move = player.board.play(card)
         except engine.IllegalPlay as exc:
             raise Refused("illegal_move", str(exc)) from None
-        player.status = wire_status(player.board.status)
-        self.seq += 1
-        player.last_play_seq = self.seq
         code = str(card)
-        at = now - self.started
-        player.moves.append(MoveRecord(self.seq, seat, code, at))
-        self._restart_idle(player, now)
+        at = self._accepted(player, seat, code, now)
+        player.last_play_seq = self.seq
         # A plain tuple, not a model: validating a model per play only to
         # serialize it cost more than the rest of this method (bench/README.md, item 18).
         played = SendPlayed(
-            self._audience,
-            self.game_id,
-            seat,
-            code,
-            move.bed,
-            player.board.count,
-            player.status,
-            _ms(at),
-            self.seq,
-        )
-        journaled = Journaled(self.game_id, Entry(self.seq, seat, code, at))
-        out: list[Output] = [journaled, played, *self._decide(now)]
-        self._plan_bot(player, now)
-        return out
+            self._audience.all, self.game_id, seat, code, move.bed, player.board.count,
+            player.status, _ms(at), self.seq,
+        )  # fmt: skip
+        return self._announced(player, Entry(self.seq, seat, code, at), played, now)
 
     def redeal(self, seat: int, now: float) -> list[Output]:
         """Use ``seat``'s redeal; only a stuck board with one left may."""
@@ -313,17 +131,11 @@ class Race:
             player.board.redeal(player.dealer.redeal)
         except engine.IllegalRedeal as exc:
             raise Refused("illegal_move", str(exc)) from None
-        player.status = wire_status(player.board.status)
-        self.seq += 1
-        at = now - self.started
-        player.moves.append(MoveRecord(self.seq, seat, "redeal", at))
-        self._restart_idle(player, now)
+        at = self._accepted(player, seat, "redeal", now)
         board = board_to_wire(player.board, player.status)
         redealt = Redealt(game_id=self.game_id, seat=seat, board=board, t_ms=_ms(at), seq=self.seq)
-        journaled = Journaled(self.game_id, Entry(self.seq, seat, "redeal", at))
-        out = [journaled, self._broadcast(redealt), *self._decide(now)]
-        self._plan_bot(player, now)
-        return out
+        entry = Entry(self.seq, seat, "redeal", at)
+        return self._announced(player, entry, self._broadcast(redealt), now)
 
     def resign(self, seat: int, now: float) -> list[Output]:
         """``seat`` gives up and loses at once."""
@@ -338,7 +150,7 @@ class Race:
         player.away = True
         player.away_deadline = now + self.grace
         player.idle_deadline = None
-        away = OpponentAway(game_id=self.game_id, grace_s=math.ceil(self.grace))
+        away = OpponentAway(game_id=self.game_id, grace_s=to_seconds(self.grace))
         return self._woken([Send((self._seats[1 - seat].info.player_id,), away)])
 
     def come_back(self, seat: int, now: float) -> list[Output]:
@@ -348,7 +160,7 @@ class Race:
         if not player.away or self.over is not None:
             return self._woken(out)
         player.away, player.away_deadline = False, None
-        self._restart_idle(player, now)
+        player.restart_idle(now, self.idle_limit)
         back = OpponentBack(game_id=self.game_id)
         return self._woken([*out, Send((self._seats[1 - seat].info.player_id,), back)])
 
@@ -356,7 +168,7 @@ class Race:
         """Apply every deadline that has passed by ``now``, earliest first."""
         out: list[Output] = []
         while (due := self.next_deadline()) is not None and due <= now:
-            out += self._expire(due)
+            out += self._expire(due, now)
         return self._woken(out)
 
     def abort(self, now: float) -> list[Output]:
@@ -364,73 +176,77 @@ class Race:
         self._check_live()
         return self._woken(self._finish(now, None, "aborted"))
 
-    def replay(self, entry: Entry) -> list[Output]:
-        """Apply a journal entry again, as it was accepted ``entry.at`` seconds in.
-
-        Raises :class:`~core.events.Refused` or ``ValueError``, having changed
-        nothing, when the entry does not fit the race as replayed so far: then
-        the journal is not this race's (:func:`core.restore.restore` aborts it).
-        """
-        now, what, seat = self.started + entry.at, entry.what, entry.seat
+    def clock_ran_out(self, now: float) -> list[Output]:
+        """The time limit ran out at ``now``: the journal's ``time`` (the tick applies its own)."""
         self._check_live()
-        racing = sum(s.status in RACING for s in self._seats)
-        if seat not in (0, 1) or entry.seq != self.seq + (racing if what == "time" else 1):
-            raise ValueError(f"{entry} does not follow seq {self.seq}")
-        if what == "redeal":
-            return self.redeal(seat, now)
-        if what == "resigned":
-            return self.resign(seat, now)
-        if what == "time":
-            return self._time_up(now)
-        if what not in {"abandoned", "timed_out"}:
-            return self.play(seat, engine.Card.parse(what), now)
-        if self._seats[seat].status not in RACING:
-            raise ValueError(f"{entry}: seat {seat} is not racing")
-        return (
-            self._leave_race(seat, "abandoned", now)
-            if what == "abandoned"
-            else self._time_out(seat, now)
-        )
+        return self._woken(self._time_up(now))
+
+    def seat_ended(self, seat: int, status: BoardStatus, now: float) -> list[Output]:
+        """``seat`` was ``abandoned`` or ``timed_out`` at ``now``: its journal says so."""
+        self._check_live()
+        if not self._seats[seat].racing or status not in ("abandoned", "timed_out"):
+            raise ValueError(f"seat {seat} cannot be {status} now")
+        if status == "abandoned":
+            return self._woken(self._leave_race(seat, status, now))
+        return self._woken(self._time_out(seat, now))
 
     # -- internals -------------------------------------------------------------
+
+    def _at(self, now: float) -> float:
+        """Seconds into the race at ``now`` for the next event: never before the last one's.
+
+        The glue's clock only moves on, but a deadline (a bot's move, an idle
+        limit) may be applied after a play that came in later than it was due:
+        each event is timed when the race takes it, and never goes back.
+        """
+        at = max(now - self.started, self._last_at)
+        self._last_at = at
+        return at
+
+    def _accepted(self, player: Seat, seat: int, what: str, now: float) -> float:
+        """``seat``'s move (a card's code, or ``redeal``) is taken at ``now``: its time in."""
+        player.status = wire_status(player.board.status)
+        self.seq += 1
+        at = self._at(now)
+        player.moves.append(MoveRecord(self.seq, seat, what, at))
+        player.restart_idle(now, self.idle_limit)
+        return at
+
+    def _announced(self, player: Seat, entry: Entry, event: Output, now: float) -> list[Output]:
+        """A move's journal entry, then its event, then the race's end if it decided it."""
+        out = [Journaled(self.game_id, entry), event, *self._decide(now)]
+        self._plan_bot(player, now)
+        return out
 
     def _woken(self, out: list[Output]) -> list[Output]:
         """``out``, and last the race's next deadline, for the glue's timer."""
         out.append(Wake(self.game_id, self.next_deadline()))
         return out
 
-    def _expire(self, due: float) -> list[Output]:
+    def _expire(self, due: float, now: float) -> list[Output]:
+        """Apply the deadline that falls at ``due``; the tick runs at ``now``."""
         if self._clock == due:
             return self._time_up(due)
         for index, seat in enumerate(self._seats):
             if seat.bot_at == due:
-                return self._bot_moves(index, due)
+                # A bot's move is taken when the race takes it, as a person's
+                # is: at ``now``, never at the instant it was planned for.
+                return self._bot_moves(index, now)
             if seat.away_deadline == due:
                 seat.away_deadline = None
                 # A player whose count is final is no longer racing: nothing to abandon.
-                return self._leave_race(index, "abandoned", due) if seat.status in RACING else []
+                return self._leave_race(index, "abandoned", due) if seat.racing else []
             if seat.idle_deadline == due:
                 return self._time_out(index, due)
         raise AssertionError("a deadline fell that no seat holds")  # pragma: no cover
 
-    def _plan_bot(self, seat: _Seat, now: float) -> None:
-        """A bot's next move, planned when its own board has changed (or nothing to do)."""
-        if seat.bot is None:
-            return
-        seat.bot_move = seat.bot_at = None
-        if self.over is not None or seat.status not in RACING:
-            return
-        idle = None if seat.idle_deadline is None else seat.idle_deadline - now
-        clock = None if self._clock is None else self._clock - now
-        move = seat.bot.next_move(seat.board, idle_left=idle, clock_left=clock)
-        if move is not None:
-            seat.bot_move, seat.bot_at = move, now + move.delay
+    def _plan_bot(self, seat: Seat, now: float) -> None:
+        if self.over is None:
+            seat.plan_bot(now, self._clock)
 
     def _bot_moves(self, index: int, now: float) -> list[Output]:
         """The bot in seat ``index`` makes the move it planned."""
-        seat = self._seats[index]
-        move, seat.bot_move, seat.bot_at = seat.bot_move, None, None
-        assert move is not None
+        move = self._seats[index].take_bot_move()
         if move.card is None:
             return self._redeal(index, now)
         return self._play(index, move.card, now)
@@ -446,12 +262,12 @@ class Race:
         self._clock = None
         out: list[Output] = []
         for index, seat in enumerate(self._seats):
-            if seat.status in RACING:
+            if seat.racing:
                 seat.status = "timed_out"
                 seat.idle_deadline = None
                 out.append(self._status_event(index))
         # One entry for the clock, before every status it sets.
-        journaled = Journaled(self.game_id, Entry(self.seq, 0, "time", now - self.started))
+        journaled = Journaled(self.game_id, Entry(self.seq, 0, "time", self._at(now)))
         first, second = self._seats
         winner, _ = by_counts(first, second, self.rules.tiebreak)
         return [journaled, *out, *self._finish(now, winner, "time")]
@@ -460,10 +276,10 @@ class Race:
         self._seats[seat].status = status
         return [*self._status_change(seat, now), *self._finish(now, 1 - seat, status)]
 
-    def _moving(self, seat: int) -> _Seat:
+    def _moving(self, seat: int) -> Seat:
         self._check_live()
         player = self._seats[seat]
-        if player.status not in RACING:
+        if not player.racing:
             raise Refused("illegal_move", f"your count is final ({player.status})")
         return player
 
@@ -471,20 +287,14 @@ class Race:
         if self.over is not None:
             raise Refused("game_over", "this race is over")
 
-    def _restart_idle(self, seat: _Seat, now: float) -> None:
-        limit = self.idle_limit
-        racing = seat.status in RACING and not seat.away
-        seat.idle_deadline = now + limit if racing and limit is not None else None
-
     def _broadcast(self, message: Redealt | StatusChanged | GameOver) -> Send:
-        return Send(self._audience, message)
+        return Send(self._audience.all, message)
 
     def _status_change(self, seat: int, now: float) -> list[Output]:
         """The journal entry and the event of ``seat``'s new status (not by a play)."""
         event = self._status_event(seat)
         status = self._seats[seat].status
-        entry = Entry(self.seq, seat, status, now - self.started)
-        return [Journaled(self.game_id, entry), event]
+        return [Journaled(self.game_id, Entry(self.seq, seat, status, self._at(now))), event]
 
     def _status_event(self, seat: int) -> Send:
         player = self._seats[seat]
@@ -507,69 +317,10 @@ class Race:
     def _finish(self, now: float, winner: int | None, reason: str) -> list[Output]:
         self.seq += 1
         for seat in self._seats:
-            seat.idle_deadline = seat.away_deadline = seat.bot_at = None
+            seat.stop()
         self._clock = None
         self.ended = now
-        self.over = GameOver.model_validate(
-            {
-                "game_id": self.game_id,
-                "result": "draw" if winner is None else "win",
-                "winner": winner,
-                "reason": reason,
-                "counts": self.counts,
-                "times_ms": [self._last_card_ms(seat) for seat in self._seats],
-                "seeds": self._seeds,
-                "ratings": self._rate(winner, reason),
-                "seq": self.seq,
-            }
-        )
-        return [RaceEnded(self._record(now)), self._broadcast(self.over)]
-
-    def _rate(self, winner: int | None, reason: str) -> list[dict[str, int]] | None:
-        """A rated race's new ratings (``ratings_after``), as ``game_over`` shows them."""
-        if self.ratings is None or reason == "aborted":  # an aborted race is never rated
-            return None
-        score = 0.5 if winner is None else 1.0 - winner
-        self.ratings_after = rate_race(*self.ratings, score)
-        pairs = zip(self.ratings, self.ratings_after, strict=True)
-        return [{"before": before.shown, "after": after.shown} for before, after in pairs]
-
-    @staticmethod
-    def _last_card_ms(seat: _Seat) -> int | None:
-        cards = [move for move in seat.moves if move.card != "redeal"]
-        return _ms(cards[-1].at) if cards else None
-
-    def _race_start(self) -> RaceStart:
-        dealing, seeds = stored(self.dealers)
-        return RaceStart(
-            game_id=self.game_id,
-            rules_json=self._rules_json,
-            dealing=dealing,
-            seeds=seeds,
-            player_ids=(self._players[0], self._players[1]),
-            names=(self._seats[0].info.name, self._seats[1].info.name),
-            ratings=self.ratings,
-        )
-
-    def _record(self, now: float) -> RaceRecord:
-        over = self.over
-        assert over is not None
-        # Each seat's moves are in seq order, and seqs are unique: tuples sort by seq.
-        moves = sorted([*self._seats[0].moves, *self._seats[1].moves])
-        dealing, seeds = stored(self.dealers)
-        return RaceRecord(
-            game_id=self.game_id,
-            rules_json=self._rules_json,
-            dealing=dealing,
-            seeds=seeds,
-            player_ids=(self._players[0], self._players[1]),
-            started=self.started,
-            ended=now,
-            moves=tuple(moves),
-            result=over.result,
-            winner=over.winner,
-            reason=over.reason,
-            counts=(over.counts[0], over.counts[1]),
-            ratings=self.ratings,
-            ratings_after=self.ratings_after,
-        )
+        if self.ratings is not None and reason != "aborted":  # an aborted race is never rated
+            self.ratings_after = rate_race(*self.ratings, 0.5 if winner is None else 1.0 - winner)
+        self.over = game_over(self, winner, reason)
+        return [RaceEnded(finished_race(self, now)), self._broadcast(self.over)]

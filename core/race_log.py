@@ -15,12 +15,17 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     from .glicko2 import Glicko
 
-__all__ = ["ENTRY_KINDS", "Entry", "MoveRecord", "RaceRecord", "RaceStart", "to_ms"]
+__all__ = ["ENTRY_KINDS", "Entry", "MoveRecord", "RaceRecord", "RaceStart", "to_ms", "to_seconds"]
 
 
 def to_ms(seconds: float) -> int:
     """Seconds from a race's start as the wire's whole milliseconds (``t_ms``): one rounding."""
     return round(seconds * 1000)
+
+
+def to_seconds(seconds: float) -> int | float:
+    """A setting in seconds as the wire gives it: ``60``, not ``60.0``; ``2.5`` as it is."""
+    return int(seconds) if float(seconds).is_integer() else seconds
 
 
 class MoveRecord(NamedTuple):

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from .race_log import Entry, RaceStart
 
-__all__ = ["restore"]
+__all__ = ["replay", "restore"]
 
 log = logging.getLogger("flowergarden.server")
 
@@ -80,7 +80,7 @@ def restore(
     out: list[Output] = []
     for entry in entries:
         try:
-            out += race.replay(entry)
+            out += replay(race, entry)
         except _UNREPLAYABLE as exc:
             log.error("race %s cannot be restored at entry %s: %s", start.game_id, entry, exc)
             return race, _ended(out if race.over is not None else race.abort(now))
@@ -94,3 +94,27 @@ def restore(
 
 def _ended(out: list[Output]) -> list[Output]:
     return [item for item in out if isinstance(item, RaceEnded)]
+
+
+def replay(race: Race, entry: Entry) -> list[Output]:
+    """Apply a journal entry again, as it was accepted ``entry.at`` seconds in.
+
+    Raises :class:`~core.events.Refused` or ``ValueError``, having changed
+    nothing, when the entry does not fit the race as replayed so far: then
+    the journal is not this race's, and :func:`restore` aborts it.
+    """
+    now, what, seat = race.started + entry.at, entry.what, entry.seat
+    if race.over is not None:
+        raise ValueError(f"{entry} follows the end of the race")
+    racing = sum(s.racing for s in race.seats)
+    if seat not in (0, 1) or entry.seq != race.seq + (racing if what == "time" else 1):
+        raise ValueError(f"{entry} does not follow seq {race.seq}")
+    if what == "redeal":
+        return race.redeal(seat, now)
+    if what == "resigned":
+        return race.resign(seat, now)
+    if what == "time":
+        return race.clock_ran_out(now)
+    if what in ("abandoned", "timed_out"):
+        return race.seat_ended(seat, "abandoned" if what == "abandoned" else "timed_out", now)
+    return race.play(seat, engine.Card.parse(what), now)

@@ -228,7 +228,7 @@ class OpponentAway(Message):
 
     type: Literal["opponent_away"] = "opponent_away"
     game_id: str
-    grace_s: NonNegative
+    grace_s: Seconds
 
 
 class OpponentBack(Message):

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import TYPE_CHECKING
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
+from core.bot_policy import BotPolicy
 from core.events import Output, RaceEnded, RaceStarted
 from core.lobby import Lobby
+from core.race import Race
 from core.restore import restore
 from protocol import (
     GameOver,
     GameStart,
     GameState,
+    OpponentAway,
     Played,
     Redealt,
     Rules,
@@ -39,9 +45,6 @@ from .helpers import (
     redeal_with_a_play,
     started,
 )
-
-if TYPE_CHECKING:
-    from core.race import Race
 
 SPEED = Rules(deal="mirror", winnable_only=True)
 
@@ -191,3 +194,72 @@ def test_a_race_dealt_before_verifiable_deals_restores_dealt_the_same() -> None:
         str(engine.Board(engine.deal(seed), 1)) for seed in (THREE, TWO)
     ]
     assert not any(isinstance(o, RaceEnded) for o in out)
+
+
+def _times_in_seq_order(out: list[Output]) -> list[int]:
+    """Every ``played`` and ``redealt`` time, in the order of their ``seq``."""
+    events = [m for m in messages(out) if isinstance(m, Played | Redealt)]
+    return [event.t_ms for event in sorted(events, key=lambda event: event.seq)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.lists(st.tuples(st.booleans(), st.floats(0.0, 0.6)), max_size=80))
+def test_t_ms_never_goes_back_along_seq_with_a_bot_and_late_ticks(seed: int, steps: list) -> None:
+    """A bot's play is timed when the race takes it, not when it was planned.
+
+    The glue's timer falls on a grid and late on a busy loop, so a tick can
+    apply a bot's move planned for before a play that the race took since:
+    the bot's ``t_ms`` must still not be smaller than that play's.
+    """
+    rules = Rules(deal="mirror", winnable_only=True, redeals=1)
+    dealer = engine.SeedDealer(random.Random(seed).randbytes(engine.SEED_SIZE))
+    bot = BotPolicy(5, random.Random(seed))
+    race = Race(
+        "race-b", (ANN, BOB), rules, (dealer, dealer), idle_limit=IDLE, grace=GRACE,
+        bots=(None, bot),
+    )  # fmt: skip
+    out = race.start(0.0)
+    now = 0.0
+    for human_plays, wait in steps:
+        if race.over is not None:
+            break
+        now += wait
+        board = race.boards()[0]
+        playable = engine.greedy_plays(board)[:1] if human_plays else []
+        if playable:  # the human plays, while the bot's planned move may be overdue
+            out += race.play(0, playable[0], now)
+        else:  # the timer falls, late
+            out += race.tick(now)
+    times = _times_in_seq_order(out)
+    assert times == sorted(times)
+
+
+def test_a_bot_move_applied_late_is_timed_when_taken() -> None:
+    """The case the property found: a human play at 6.428 s, then a tick at 6.44 s
+    applying the bot's move planned for 6.403 s."""
+    rules = Rules(deal="mirror", winnable_only=True)
+    dealer = engine.SeedDealer(bytes(engine.SEED_SIZE))
+    race = Race(
+        "race-c", (ANN, BOB), rules, (dealer, dealer), idle_limit=IDLE, grace=GRACE,
+        bots=(None, BotPolicy(3, random.Random(7))),
+    )  # fmt: skip
+    race.start(0.0)
+    due = race.next_deadline()
+    assert due is not None
+    card = engine.greedy_plays(race.boards()[0])[0]
+    human = [m for m in messages(race.play(0, card, due + 0.025)) if isinstance(m, Played)]
+    bot = [m for m in messages(race.tick(due + 0.037)) if isinstance(m, Played)]
+    assert human[0].t_ms == round((due + 0.025) * 1000)
+    assert bot[0].seat == 1 and bot[0].t_ms == round((due + 0.037) * 1000)
+
+
+@pytest.mark.parametrize(("grace", "shown"), [(2.5, 2.5), (30.0, 30), (0.25, 0.25)])
+def test_opponent_away_gives_the_grace_as_applied_not_rounded_up(grace, shown) -> None:
+    race = Race(
+        "race-g", (ANN, BOB), Rules(), (engine.LegacyDealer(ONE, 0), engine.LegacyDealer(TWO, 1)),
+        idle_limit=IDLE, grace=grace,
+    )  # fmt: skip
+    race.start(0.0)
+    (away,) = (m for m in messages(race.leave(0, 1.0)) if isinstance(m, OpponentAway))
+    assert away.grace_s == shown and type(away.grace_s) is type(shown)
+    assert race.next_deadline() == 1.0 + grace

@@ -11,7 +11,7 @@ import engine
 from core.events import Output, RaceEnded, RaceStarted
 from core.lobby import Lobby
 from core.race_log import Entry, RaceStart
-from core.restore import restore
+from core.restore import replay, restore
 
 from .helpers import (
     ANN,
@@ -115,7 +115,7 @@ def test_a_race_restored_at_any_point_ends_as_the_original(seed: int) -> None:
             restored.come_back(seat, now)
         _start, entries = journal_of(out)
         for entry in entries[len(journal_of(log[cut])[1]) :]:
-            restored.replay(entry)
+            replay(restored, entry)
     assert restored.over is not None and restored.seq == race.seq
     assert (restored.over.result, restored.over.winner, restored.over.counts) == (
         final.result,
