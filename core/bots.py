@@ -16,7 +16,7 @@ import random
 from .bot_policy import LEVELS, BotPolicy
 from .identity import BOT_NAME
 
-__all__ = ["BOT_NAMES", "BOT_PREFIX", "NAME_PREFIX", "bot_id", "bot_of", "is_bot"]
+__all__ = ["BOT_NAMES", "BOT_PREFIX", "NAME_PREFIX", "bot_id", "bot_of", "is_bot", "level_of"]
 
 BOT_PREFIX = "bot"
 NAME_PREFIX = BOT_NAME
@@ -30,6 +30,13 @@ def bot_id(level: int) -> str:
     return f"{BOT_PREFIX}{level}"
 
 
+def level_of(player_id: str) -> int:
+    """The level of the bot with this id; ``ValueError`` for a player who is not one."""
+    if not is_bot(player_id):
+        raise ValueError(f"{player_id!r} is not a bot")
+    return int(player_id[len(BOT_PREFIX) :])
+
+
 def is_bot(player_id: str) -> bool:
     return player_id.startswith(BOT_PREFIX) and player_id[len(BOT_PREFIX) :].isdigit()
 
@@ -39,4 +46,4 @@ def bot_of(player_id: str, rng: random.Random | None) -> BotPolicy | None:
     if not is_bot(player_id):
         return None
     seeded = random.Random((rng or random.SystemRandom()).getrandbits(64))
-    return BotPolicy(int(player_id[len(BOT_PREFIX) :]), seeded)
+    return BotPolicy(level_of(player_id), seeded)

@@ -46,6 +46,7 @@ __all__ = [
     "RatingChange",
     "Redealt",
     "RematchOffered",
+    "RematchWaiting",
     "Room",
     "RoomInfo",
     "SeekInfo",
@@ -245,6 +246,13 @@ class RematchOffered(Message):
     game_id: str
 
 
+class RematchWaiting(Message):
+    """Reply to ``rematch`` while the opponent has not asked for one yet."""
+
+    type: Literal["rematch_waiting"] = "rematch_waiting"
+    game_id: str
+
+
 class RatingChange(Model):
     """One player's rating before and after a rated race."""
 
@@ -322,6 +330,7 @@ ServerMessage: TypeAlias = Annotated[
     | OpponentAway
     | OpponentBack
     | RematchOffered
+    | RematchWaiting
     | GameOver
     | GameState
     | Error,

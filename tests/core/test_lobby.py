@@ -29,6 +29,7 @@ from protocol import (
     Redeal,
     Rematch,
     RematchOffered,
+    RematchWaiting,
     Resign,
     Room,
     RoomInfo,
@@ -484,10 +485,13 @@ def test_a_play_reaches_both_players(lobby: Lobby) -> None:
 # -- rematch -------------------------------------------------------------------------------
 
 
-def test_a_rematch_is_offered_to_the_opponent(lobby: Lobby) -> None:
+def test_a_rematch_is_registered_for_the_asker_and_offered_to_the_opponent(lobby: Lobby) -> None:
     game_id = start_race(lobby, "ann", "bob")
     end_race(lobby, "bob")
-    assert send(lobby, "ann", Rematch()) == [Send(("bob",), RematchOffered(game_id=game_id))]
+    assert send(lobby, "ann", Rematch()) == [
+        Send(("ann",), RematchWaiting(game_id=game_id)),
+        Send(("bob",), RematchOffered(game_id=game_id)),
+    ]
 
 
 def test_when_both_ask_a_rematch_starts_with_the_same_rules_and_seats(lobby: Lobby) -> None:

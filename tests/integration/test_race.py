@@ -191,6 +191,8 @@ async def test_rematch(server, race):
     first_over = (await racing.b.until("game_over"))[-1]
     await racing.a.until("game_over")
     await racing.b.send(type="rematch", id="again")
+    waiting = await racing.b.recv("rematch_waiting")
+    assert waiting == {"type": "rematch_waiting", "game_id": racing.game_id, "id": "again"}
     offered = await racing.a.recv("rematch_offered")
     assert offered == {"type": "rematch_offered", "game_id": racing.game_id}
     await racing.a.send(type="rematch", id="yes")
@@ -213,6 +215,7 @@ async def test_rematch_lapses_when_the_opponent_moves_on(server, race, player):
     await racing.a.until("game_over")
     await racing.b.until("game_over")
     await racing.a.send(type="rematch")
+    await racing.a.recv("rematch_waiting")
     await racing.b.recv("rematch_offered")
     await racing.b.send(type="cancel")
     await racing.b.recv("cancelled")

@@ -37,6 +37,7 @@ from protocol import (
     RatingChange,
     Redealt,
     RematchOffered,
+    RematchWaiting,
     Room,
     RoomInfo,
     Rules,
@@ -61,8 +62,8 @@ DOC_CLIENT_TYPES = {
 }  # fmt: skip
 DOC_SERVER_TYPES = {
     "welcome", "lobby", "seeking", "room", "cancelled", "game_start", "played", "redealt",
-    "status", "opponent_away", "opponent_back", "rematch_offered", "game_over", "game_state",
-    "error",
+    "status", "opponent_away", "opponent_back", "rematch_offered", "rematch_waiting", "game_over",
+    "game_state", "error",
 }  # fmt: skip
 DOC_ERROR_CODES = {
     "bad_json", "bad_message", "unknown_type", "hello_first", "bad_name", "name_taken",
@@ -317,6 +318,7 @@ def server_samples() -> list[ServerMessage]:
         OpponentAway(game_id="g1", grace_s=30),
         OpponentBack(game_id="g1"),
         RematchOffered(game_id="g1"),
+        RematchWaiting(game_id="g1"),
         over,
         GameOver(
             game_id="g1",
