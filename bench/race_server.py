@@ -4,7 +4,6 @@ The same :class:`~server.app.GameServer`, store, logging and garbage collector
 settings as ``flowergarden-server``, with three differences, each a flag:
 
 - ``--loop uvloop`` runs it on uvloop, to compare the two loops;
-- ``--compression deflate`` negotiates permessage-deflate, to measure its cost;
 - the per-client rate limit is lifted (``--rate``, default a million a second):
   PROTOCOL.md promises 50 messages a second, and at 100 connections one
   benchmark player sends several hundred. The limiter still runs on every
@@ -38,14 +37,12 @@ if TYPE_CHECKING:
 __all__ = ["main", "run"]
 
 
-async def run(settings: Settings, rate: float, compression: str | None) -> None:
+async def run(settings: Settings, rate: float) -> None:
     """Serve until a signal asks to stop, as ``server.__main__.run`` does."""
     stop = asyncio.Event()
     on_signals(asyncio.get_running_loop(), stop)
     limiter = functools.partial(RateLimiter, burst=int(rate), rate=rate)
-    server = GameServer(
-        settings, SqliteStore(settings.db), limiter=limiter, compression=compression
-    )
+    server = GameServer(settings, SqliteStore(settings.db), limiter=limiter)
     async with server:
         await stop.wait()
 
@@ -55,7 +52,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--db", required=True, help="SQLite file (a fresh one per run)")
     parser.add_argument("--loop", choices=LOOPS, default="asyncio")
-    parser.add_argument("--compression", choices=("none", "deflate"), default="none")
     parser.add_argument("--rate", type=float, default=1e6, help="messages/s per client")
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
@@ -72,8 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     raise_open_files()
     tune_gc()
     tune_malloc()
-    compression = None if args.compression == "none" else "deflate"
-    run_loop(run(settings, args.rate, compression), loop)
+    run_loop(run(settings, args.rate), loop)
     return 0
 
 

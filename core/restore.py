@@ -29,11 +29,11 @@ from .seeding import dealers_from
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Iterator, Sequence
 
     from .race_log import Entry, RaceStart
 
-__all__ = ["replay", "restore"]
+__all__ = ["replay", "restore", "restored"]
 
 log = logging.getLogger("flowergarden.server")
 
@@ -90,6 +90,20 @@ def restore(
         if not bot:  # a bot has no connection to come back on: it plays on
             race.leave(seat, now)
     return race, []
+
+
+def restored(
+    live: Iterable[tuple[RaceStart, Sequence[Entry], float]],
+    now: float,
+    idle_limit: float | None,
+    grace: float,
+    rng: random.Random | None = None,
+) -> Iterator[tuple[Race, list[Output]]]:
+    """Each live race as :func:`restore` rebuilds it at ``now``, with what is left to do."""
+    for start, entries, elapsed in live:
+        yield restore(
+            start, entries, elapsed=elapsed, now=now, idle_limit=idle_limit, grace=grace, rng=rng
+        )
 
 
 def _ended(out: list[Output]) -> list[Output]:

@@ -19,57 +19,41 @@ replaced by a newer one with the same token.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from core.bots import BOT_NAMES, bot_id
-from core.events import (
-    Journaled,
-    Output,
-    RaceEnded,
-    RaceStarted,
-    Refused,
-    Send,
-    SendPlayed,
-    Wake,
-)
-from core.identity import Identity, Registry, hash_token
+from core.events import Refused
 from core.limits import Admission, RateLimiter
 from core.lobby import Lobby
-from core.restore import restore
+from core.restore import restored
 from protocol import (
-    PROTOCOL_VERSION,
     DecodeError,
     Error,
-    GameStart,
     Hello,
-    Limits,
-    Rating,
-    Welcome,
     decode,
-    encode_bytes,
 )
 from server.cluster.cluster import Cluster
 from server.cluster.remote import RemoteConn
 from server.http.api import Api
 from server.http.metrics import Metrics
 from server.http.pages import Pages
-from server.store.sqlite_store import StoreError
 from server.transport.handler import ConnectionOptions
 from server.transport.listener import Listener
-from server.transport.outbox import Writer
 
-from .conn import Conn, error, with_id
+from .conn import Conn, error
+from .delivery import Delivery
+from .hellos import Hellos
 from .identities import Identities
+from .peers import Alone, Peers
 from .timers import RaceTimers
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, Collection
+    from collections.abc import Callable, Collection
 
-    from core.race_log import RaceRecord
+    from core.events import Output
+    from core.identity import Identity
     from protocol import ClientMessage, ErrorCode, RequestId
     from server.store.sqlite_store import Store
     from server.transport.connection import Request, Response
@@ -94,21 +78,17 @@ class GameServer:
         *,
         clock: Callable[[], float] = time.monotonic,
         limiter: Callable[[], RateLimiter] = RateLimiter,
-        compression: str | None = None,
         worker: str = "0",
         redis: str = "",
     ) -> None:
         """``limiter`` makes each connection's rate limiter (the benchmark lifts
-        the limit); ``compression`` is None (off) or ``"deflate"``: off, because
-        on frames this small deflate costs throughput and doubles memory per
-        connection (bench/README.md); ``worker`` names this process in ``/metrics``
-        and among the workers that share a lobby through Redis at ``redis``
+        the limit); ``worker`` names this process in ``/metrics`` and among the
+        workers that share a lobby through Redis at ``redis``
         (server/cluster/cluster.py); with none, the lobby is this process's alone."""
         self.settings = settings
         self.store = store
         self.clock = clock
         self._limiter = limiter
-        self._compression = compression
         self.lobby = Lobby(
             rng=secrets.SystemRandom(),
             idle_limit=settings.idle_timeout,
@@ -117,12 +97,6 @@ class GameServer:
             rated_per_day=settings.rated_per_day,
         )
         self.api = Api(store, settings.http_per_ip, clock)
-        self._limits = Limits(
-            idle_s=_whole(settings.idle_timeout),
-            grace_s=_whole(settings.grace),
-            max_message=settings.max_message,
-        )
-        """What ``welcome`` tells every player of this server's settings."""
         self.closing = False
         self._listener: Listener[Conn] | None = None
         self._conns: dict[str, AnyConn] = {}
@@ -130,80 +104,55 @@ class GameServer:
         self.metrics = Metrics(self.lobby, self._conns, self.connections, worker)
         self.pages = Pages(self)
         self._timers = RaceTimers(self._tick, clock)
-        self._writes: set[asyncio.Future[None]] = set()
-        self._hellos: set[asyncio.Task[None]] = set()
-        """Hellos waiting for the store."""
+        self._hellos = Hellos(self)
         self._closed: asyncio.Future[None] | None = None
-        self.writer = Writer()
-        """Writes the frames of connections on other workers, as a listener does its own."""
-        self.cluster: Cluster | None = Cluster(self, redis, worker) if redis else None
-        self.identities = Identities(
-            store, settings.new_players_per_ip, clock, self.metrics, self.cluster
-        )
+        self.peers: Peers = Alone()
+        """The other workers, if there are any (server/peers.py)."""
+        if redis:  # several workers: they share the lobby through Redis
+            self.peers = Cluster(
+                redis,
+                worker,
+                lobby=self.lobby,
+                store=store,
+                settings=settings,
+                clock=clock,
+                metrics=self.metrics,
+            )
+        self._delivery = Delivery(self._conns, store, self.peers, self.metrics, self._timers)
+        self.identities = Identities(store, settings, clock, self.metrics, self.peers)
 
     # -- life cycle ------------------------------------------------------------
 
-    @property
-    def registry(self) -> Registry:
-        """Every player this server knows."""
-        return self.identities.registry
-
     async def start(self) -> None:
         self.identities.know(await self.store.open())
-        await self._add_bots()
-        if self.cluster is None:
-            await self.restore_races()
-        else:  # the races nobody alive owns, and from now on those of workers that die
-            await self.cluster.start()
+        await self.identities.add_bots()
+        # Alone: every race left live; with other workers: those nobody alive
+        # owns, and from then on those of workers that die.
+        await self.peers.start(self)
         settings = self.settings
         options = ConnectionOptions(
             max_size=settings.max_message,
             queue=settings.send_queue,
             open_timeout=settings.hello_timeout,
-            compression=self._compression,
         )
         listener = Listener(self, self._connection, options, settings.max_connections)
         await listener.start(settings.host, settings.port, reuse_port=settings.reuse_port)
         self._listener = listener
         log.info("listening on %s", self.url)
 
-    async def _add_bots(self) -> None:
-        """Make the bots players of the store the first time (core/bots.py)."""
-        for level, name in BOT_NAMES.items():
-            if self.registry.knows(bot_id(level)):
-                continue
-            # A bot never says hello: its token is thrown away.
-            token_hash = hash_token(secrets.token_urlsafe(32))
-            identity = Identity(bot_id(level), name, token_hash, time.time())
-            try:
-                await self.store.add_player(identity)
-            except StoreError as exc:  # another worker made it first, or the name is a human's
-                log.warning("bot %s not added: %s", name, exc)
-                continue
-            self.registry.learn(identity)
-
     async def restore_races(self, only: Collection[str] | None = None) -> None:
-        """Take back every race the last process left live, or those of them in
-        ``only`` (core/restore.py)."""
+        """Take back every race the last process left live, or those of them in ``only``."""
         began = time.perf_counter()
         live = await self.store.live_races()
-        if only is not None:
-            live = [race for race in live if race[0].game_id in only]
-        now, settings = self.clock(), self.settings
-        for start, entries, elapsed in live:
-            race, left = restore(
-                start,
-                entries,
-                elapsed=elapsed,
-                now=now,
-                idle_limit=settings.idle_timeout,
-                grace=settings.grace,
-                rng=secrets.SystemRandom(),
-            )
-            self._deliver(self.lobby.restore(race, left), "", None)
-        if live:
+        chosen = live if only is None else [race for race in live if race[0].game_id in only]
+        settings, rng = self.settings, secrets.SystemRandom()
+        for race, left in restored(
+            chosen, self.clock(), settings.idle_timeout, settings.grace, rng
+        ):
+            self.deliver(self.lobby.restore(race, left), "", None)
+        if chosen:
             took = (time.perf_counter() - began) * 1000
-            log.info("restored %d live races in %.0f ms", len(live), took)
+            log.info("restored %d live races in %.0f ms", len(chosen), took)
 
     def _connection(self, listener: Listener[Conn]) -> Conn:
         return Conn(listener, self._limiter())
@@ -239,8 +188,7 @@ class GameServer:
         # Live races stay live: the next process (or another worker) takes
         # them from the journal, at the time they stand at now.
         await self.store.suspend(self.lobby.elapsed(self.clock()))
-        if self.cluster is not None:  # hands the races over: the lease goes now
-            await self.cluster.close()
+        await self.peers.close()  # hands the races over: the lease goes now
         listener = self._listener
         if listener is not None:
             await listener.close_connections(1001, "the server is shutting down")
@@ -248,7 +196,7 @@ class GameServer:
         # stops retrying writes that keep failing): waiting for the hellos and
         # writes before closing it could be waiting for ever.
         await self.store.close()
-        if pending := self._hellos | self._writes:
+        if pending := self._hellos.waiting | self._delivery.writes:
             await asyncio.gather(*pending, return_exceptions=True)
         if listener is not None:
             await listener.close()
@@ -285,11 +233,11 @@ class GameServer:
         if not self._admit(conn):
             return
         if isinstance(message, bytes):
-            self._let_go(conn, 1003, "binary frames are refused")
+            self.let_go(conn, 1003, "binary frames are refused")
         elif conn.waiting is not None:
             conn.waiting.append(message)
         else:
-            self._handle(conn, message)
+            self.handle(conn, message)
 
     def pinged(self, conn: AnyConn) -> None:
         """A ping counts against the rate limit as a message does (PROTOCOL.md, "Limits")."""
@@ -301,8 +249,8 @@ class GameServer:
         who = conn.player.name if conn.player else "replaced" if conn.replaced else "no hello"
         log.info("connection from %s closed (%s): %s", conn.ip, conn.close_code, who)
         self.metrics.closed(conn.close_code)
-        if isinstance(conn, Conn) and conn.proxy is not None and self.cluster is not None:
-            self.cluster.gone(conn)  # the player's home lets them go
+        if isinstance(conn, Conn) and conn.proxy is not None:
+            self.peers.gone(conn)  # the player's home lets them go
         self._gone(conn)  # at once: the opponent hears of it without delay
 
     def _admit(self, conn: AnyConn) -> bool:
@@ -315,12 +263,12 @@ class GameServer:
             return False
         verdict = conn.limiter.admit(self.clock())
         if verdict is Admission.LIMIT:
-            self._error(conn, Error(code="rate_limited", message="too many messages; slow down"))
+            self.error(conn, Error(code="rate_limited", message="too many messages; slow down"))
         elif verdict is Admission.CLOSE:
-            self._let_go(conn, 1008, "too many messages")
+            self.let_go(conn, 1008, "too many messages")
         return verdict is Admission.ACCEPT
 
-    def _handle(self, conn: AnyConn, text: str) -> bool:
+    def handle(self, conn: AnyConn, text: str) -> bool:
         """Handle one admitted message; False if that failed.
 
         A failure is a bug: it is logged and the connection let go with 1011,
@@ -328,25 +276,22 @@ class GameServer:
         handled.
         """
         try:
-            if conn.player is None:
-                self._before_hello(conn, text)
-            elif isinstance(conn, Conn) and conn.proxy is not None:
-                assert self.cluster is not None
-                self.cluster.forward(conn, text)  # to the player's home, on another worker
-            else:
-                self._on_message(conn, text)
+            if isinstance(conn, Conn) and conn.proxy is not None:
+                self.peers.forward(conn, text)  # the player's home, on another worker, decodes it
+            elif (message := self._decoded(conn, text)) is not None:
+                self._on_message(conn, message)
         except Exception:
             log.exception("handling a message from %s failed", conn.ip)
-            self._let_go(conn, 1011, "internal error")
+            self.let_go(conn, 1011, "internal error")
             return False
         return True
 
-    def _error(self, conn: AnyConn, message: Error) -> None:
+    def error(self, conn: AnyConn, message: Error) -> None:
         """Send an ``error``: every one the server sends goes through here, and is counted."""
         self.metrics.error(message.code)
         conn.send(message)
 
-    def _let_go(self, conn: AnyConn, code: int, reason: str) -> None:
+    def let_go(self, conn: AnyConn, code: int, reason: str) -> None:
         """Close ``conn`` with ``code`` once what is queued for it is written;
         its player leaves the lobby at once, and nothing more from it is handled."""
         conn.let_go = True
@@ -357,117 +302,57 @@ class GameServer:
         if conn.player is None and not conn.replaced:
             conn.close(1008, "no hello in time")
 
-    def _before_hello(self, conn: AnyConn, frame: str) -> None:
-        message = self._decoded(conn, frame)
-        if message is None:
-            return
-        if isinstance(message, Hello):
-            conn.waiting = []
-            hello = asyncio.create_task(self._hello(conn, message))
-            self._hellos.add(hello)
-            hello.add_done_callback(functools.partial(self._helloed, conn))
-        else:
-            self._error(conn, error("hello_first", "say hello first", message.id))
-
-    def _helloed(self, conn: AnyConn, hello: asyncio.Task[None]) -> None:
-        """The hello is done: handle what came meanwhile, in order, until
-        another hello waits."""
-        self._hellos.discard(hello)
-        waiting, conn.waiting = conn.waiting or [], None
-        if not hello.cancelled() and (exc := hello.exception()) is not None:
-            log.error("saying hello from %s failed", conn.ip, exc_info=exc)
-            self._let_go(conn, 1011, "internal error")
-            return
-        for i, text in enumerate(waiting):
-            if conn.let_go or conn.closing or not self._handle(conn, text):
-                return
-            if conn.waiting is not None:
-                conn.waiting.extend(waiting[i + 1 :])
-                return
-
-    def _on_message(self, conn: AnyConn, frame: str) -> None:
-        """A message from a player who has said hello: handling it never waits."""
-        message = self._decoded(conn, frame)
-        if message is None:
-            return
-        if isinstance(message, Hello):
-            self._error(conn, error("busy", "you have already said hello", message.id))
-            return
-        assert conn.player is not None
-        self._command(conn.player.player_id, message)
+    def _on_message(self, conn: AnyConn, message: ClientMessage) -> None:
+        """A decoded message: only a ``hello`` waits (for the store); nothing else does."""
+        if conn.player is None:
+            if isinstance(message, Hello):
+                self._hellos.begin(conn, message)
+            else:
+                self.error(conn, error("hello_first", "say hello first", message.id))
+        elif isinstance(message, Hello):
+            self.error(conn, error("busy", "you have already said hello", message.id))
+        elif not self.peers.takes(conn.player.player_id, message):
+            self.command(conn.player.player_id, message)
 
     def _decoded(self, conn: AnyConn, frame: str) -> ClientMessage | None:
         """The message in ``frame``, or None once the client has its decoding error."""
         try:
             return decode(frame)
         except DecodeError as exc:
-            self._error(conn, exc.to_error())
+            self.error(conn, exc.to_error())
             return None
-
-    def _command(self, player_id: str, message: ClientMessage) -> None:
-        if self.cluster is not None and self.cluster.takes(player_id, message):
-            return
-        self.command_here(player_id, message)
 
     def refuse(self, player_id: str, message: ClientMessage, code: ErrorCode, why: str) -> None:
         """Answer a player's command with an ``error``."""
         conn = self._conns.get(player_id)
         if conn is not None:
-            self._error(conn, error(code, why, message.id))
+            self.error(conn, error(code, why, message.id))
 
-    def command_here(self, player_id: str, message: ClientMessage) -> None:
+    def command(self, player_id: str, message: ClientMessage) -> None:
         """Have this worker's lobby core carry out a player's command."""
         try:
             outputs = self.lobby.handle(player_id, message, self.clock())
         except Refused as refused:
-            self._error(self._conns[player_id], error(refused.code, refused.message, message.id))
+            self.error(self._conns[player_id], error(refused.code, refused.message, message.id))
             return
-        self._deliver(outputs, player_id, message.id)
+        self.deliver(outputs, player_id, message.id)
 
     # -- identity --------------------------------------------------------------
 
-    async def _hello(self, conn: AnyConn, hello: Hello) -> None:
-        try:
-            identity, token = await self.identities.identify(hello, conn.ip)
-        except Refused as refused:
-            self._error(conn, error(refused.code, refused.message, hello.id))
-            return
-        if conn.closing or conn.let_go or self.closing:
-            return  # gone, or going, while the store answered: nobody to welcome
-        conn.player = identity
-        rating = identity.rating
-        welcome = Welcome(
-            player_id=identity.player_id,
-            name=identity.name,
-            token=token,
-            protocol=PROTOCOL_VERSION,
-            rating=Rating(rating=rating.shown, provisional=rating.provisional),
-            limits=self._limits,
-            id=hello.id,
-        )
-        conn.send(welcome)
-        log.debug("%s is %s (%s)", conn.ip, identity.name, "back" if hello.token else "new")
-        if self.cluster is not None and isinstance(conn, Conn):
-            home = await self.cluster.home_of(identity)
-            if home is not None:  # the player lives on another worker: forward to it
-                self.cluster.proxy(conn, identity, home)
-                return
-        self.take_over(conn, identity)
-
     def take_over(self, conn: AnyConn, identity: Identity) -> None:
         """``conn`` is ``identity``'s connection now; an older one closes with 4000."""
+        self.identities.registry.learn(identity)  # one that another worker made, maybe
         old = self._conns.get(identity.player_id)
         self._conns[identity.player_id] = conn
         if old is not None:
             old.player = None  # its ending is not this player leaving
             old.replaced = True
             old.close(4000, "replaced by a newer connection")
-        if self.cluster is not None:
-            self.cluster.changed()  # one more online
+        self.peers.changed()  # one more online
         outputs = self.lobby.connect(
             identity.player_id, identity.name, self.clock(), conn.ip, identity.rating
         )
-        self._deliver(outputs, identity.player_id, None)
+        self.deliver(outputs, identity.player_id, None)
 
     def _gone(self, conn: AnyConn) -> None:
         identity = conn.player
@@ -477,18 +362,16 @@ class GameServer:
             del self._conns[identity.player_id]
             return
         self.release(conn)
-        self._persist(self.store.touch(identity.player_id, time.time()))
-        if self.cluster is not None:
-            self.cluster.left(identity.player_id)
+        self._delivery.persist(self.store.touch(identity.player_id, time.time()))
+        self.peers.left(identity.player_id)
 
     def release(self, conn: AnyConn) -> None:
         """``conn``'s player leaves this worker's lobby core; the socket stays as it is."""
         assert conn.player is not None
         player_id = conn.player.player_id
         del self._conns[player_id]
-        self._deliver(self.lobby.disconnect(player_id, self.clock()), player_id, None)
-        if self.cluster is not None:
-            self.cluster.changed()
+        self.deliver(self.lobby.disconnect(player_id, self.clock()), player_id, None)
+        self.peers.changed()
 
     def connections_by_ip(self, at_least: int) -> dict[str, int]:
         """This worker's open TCP connections by address (those with ``at_least``)."""
@@ -500,109 +383,15 @@ class GameServer:
 
     def resync(self, player_id: str) -> None:
         """Send a racing player their race's whole state again (``game_state``)."""
-        self._deliver(self.lobby.resync(player_id, self.clock()), "", None)
+        self.deliver(self.lobby.resync(player_id, self.clock()), "", None)
 
     def conn_of(self, player_id: str) -> AnyConn | None:
         """The connection of a player whose home is here."""
         return self._conns.get(player_id)
 
-    # -- outputs ---------------------------------------------------------------
+    def deliver(self, outputs: list[Output], sender: str, request_id: RequestId | None) -> None:
+        """Carry out the cores' outputs (server/delivery.py)."""
+        self._delivery.deliver(outputs, sender, request_id)
 
-    def _deliver(self, outputs: list[Output], sender: str, request_id: RequestId | None) -> None:
-        """Carry out the cores' outputs in order; the sender's first frame carries the id.
-
-        Each message is encoded once, to bytes, for all the receivers its
-        output names. Frames after a journal entry or a :class:`RaceEnded`
-        wait until it is on disk: nothing is announced that a crash could lose.
-        """
-        barrier: asyncio.Future[None] | None = None
-        conns = self._conns
-        for out in outputs:
-            if isinstance(out, SendPlayed):
-                frame = out.frame()
-                self.metrics.plays += 1
-            elif isinstance(out, Send):
-                frame = encode_bytes(out.message)
-                if isinstance(out.message, GameStart) and out.message.seat == 0:
-                    start = out.message
-                    log.info("race %s started: %s", start.game_id, " v ".join(start.players))
-            else:
-                written = self._carry_out(out)
-                if written is not None:
-                    barrier = written
-                continue
-            for player_id in out.to:
-                conn = conns.get(player_id)
-                if conn is None:
-                    continue
-                if player_id == sender and request_id is not None:
-                    conn.outbox.push(with_id(frame, request_id), barrier)
-                    request_id = None
-                else:
-                    conn.outbox.push(frame, barrier)
-
-    deliver = _deliver
-
-    def _carry_out(self, out: Output) -> asyncio.Future[None] | None:
-        """An output that sends nothing; the write that frames after it wait for, if any."""
-        if isinstance(out, Wake):
-            self._timers.wake(out.game_id, out.at)
-            return None
-        # What other workers must see; a room's code and a race's owner before
-        # the frames that announce them.
-        shared = None if self.cluster is None else self.cluster.shared_output(out)
-        if isinstance(out, Journaled):
-            return self._persist(self.store.journal(out.game_id, out.entry))
-        if isinstance(out, RaceStarted):
-            stored = self._persist(self.store.begin_race(out.start, time.time()))
-            return stored if shared is None else _both(stored, shared)
-        if isinstance(out, RaceEnded):
-            return self._record(out.record)
-        return shared  # Queued, RoomListed: only other workers need them
-
-    def _record(self, record: RaceRecord) -> asyncio.Future[None]:
-        ended = time.time()
-        started = ended - (record.ended - record.started)
-        log.info(
-            "race %s ended: %s %s, counts %s",
-            record.game_id,
-            record.result,
-            record.reason,
-            "-".join(map(str, record.counts)),
-        )
-        return self._persist(self.store.record_race(record, started, ended))
-
-    def _persist(self, write: Awaitable[None]) -> asyncio.Future[None]:
-        # The store's calls give futures; ensure_future's checks cost a play a microsecond.
-        future = write if isinstance(write, asyncio.Future) else asyncio.ensure_future(write)
-        if future not in self._writes:  # the store shares one future per batch
-            self._writes.add(future)
-            future.add_done_callback(self._written)
-            self.metrics.store_timed(future)
-        return future
-
-    def _written(self, future: asyncio.Future[None]) -> None:
-        self._writes.discard(future)
-        if not future.cancelled() and future.exception() is not None:
-            log.error("store write failed", exc_info=future.exception())
-
-    def _tick(self, game_id: str) -> None:
-        self._deliver(self.lobby.tick(game_id, self.clock()), "", None)
-
-
-def _both(first: asyncio.Future[None], second: asyncio.Future[Any]) -> asyncio.Future[None]:
-    """A barrier done once both are done, however each ends (their owners log failures)."""
-    both: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-    def check(_: object) -> None:
-        if first.done() and second.done() and not both.done():
-            both.set_result(None)
-
-    first.add_done_callback(check)
-    second.add_done_callback(check)
-    return both
-
-
-def _whole(seconds: float) -> int | float:
-    """``seconds`` as an int when it is whole: ``60``, not ``60.0``, on the wire."""
-    return int(seconds) if float(seconds).is_integer() else seconds
+    def _tick(self, key: str) -> None:
+        self.deliver(self.lobby.tick(key, self.clock()), "", None)

@@ -16,18 +16,21 @@ import secrets
 import time
 from typing import TYPE_CHECKING
 
+from core.bots import BOT_NAMES, bot_id
 from core.events import Refused
 from core.identity import Identity, Registry, hash_token
 from core.limits import AddressLimit
-from protocol import PROTOCOL_VERSION
+from core.race_log import to_seconds
+from protocol import PROTOCOL_VERSION, Limits, Rating, Welcome
 from server.store.sqlite_store import StoreError, StoreUnavailable
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from protocol import Hello
-    from server.cluster.cluster import Cluster
+    from protocol import Hello, RequestId
+    from server.config import Settings
     from server.http.metrics import Metrics
+    from server.peers import Peers
     from server.store.sqlite_store import Store
 
 __all__ = ["Identities"]
@@ -41,15 +44,50 @@ class Identities:
     def __init__(
         self,
         store: Store,
-        new_players_per_ip: int,
+        settings: Settings,
         clock: Callable[[], float],
         metrics: Metrics,
-        cluster: Cluster | None,
+        peers: Peers,
     ) -> None:
         self.registry = Registry()
         """Every player, from the store once it is open (:meth:`know`)."""
-        self._store, self._clock, self._metrics, self._cluster = store, clock, metrics, cluster
-        self._new_players = AddressLimit(new_players_per_ip, new_players_per_ip)
+        self._store, self._clock, self._metrics, self._peers = store, clock, metrics, peers
+        per_ip = settings.new_players_per_ip
+        self._new_players = AddressLimit(per_ip, per_ip)
+        self._limits = Limits(
+            idle_s=to_seconds(settings.idle_timeout),
+            grace_s=to_seconds(settings.grace),
+            max_message=settings.max_message,
+        )
+        """What ``welcome`` tells every player of this server's settings."""
+
+    def welcome(self, identity: Identity, token: str, request_id: RequestId | None) -> Welcome:
+        """What ``hello`` is answered with, for ``identity`` (whose ``token`` it is)."""
+        rating = identity.rating
+        return Welcome(
+            player_id=identity.player_id,
+            name=identity.name,
+            token=token,
+            protocol=PROTOCOL_VERSION,
+            rating=Rating(rating=rating.shown, provisional=rating.provisional),
+            limits=self._limits,
+            id=request_id,
+        )
+
+    async def add_bots(self) -> None:
+        """Make the bots players of the store the first time (core/bots.py)."""
+        for level, name in BOT_NAMES.items():
+            if self.registry.knows(bot_id(level)):
+                continue
+            # A bot never says hello: its token is thrown away.
+            token_hash = hash_token(secrets.token_urlsafe(32))
+            identity = Identity(bot_id(level), name, token_hash, time.time())
+            try:
+                await self._store.add_player(identity)
+            except StoreError as exc:  # another worker made it first, or the name is a human's
+                log.warning("bot %s not added: %s", name, exc)
+                continue
+            self.registry.learn(identity)
 
     def know(self, identities: list[Identity]) -> None:
         """Start from the players the store holds."""
@@ -65,19 +103,15 @@ class Identities:
     async def _player(self, hello: Hello, address: str) -> tuple[Identity, str]:
         if hello.protocol is not None and hello.protocol != PROTOCOL_VERSION:
             raise Refused("unsupported_protocol", f"this server speaks protocol {PROTOCOL_VERSION}")
-        registry, cluster = self.registry, self._cluster
+        registry = self.registry
         if hello.token is not None:
-            known = registry.find(hello.token)
-            if known is None and cluster is not None:  # made by another worker?
-                known = await self._store.find_player(hash_token(hello.token))
-                if known is not None:
-                    registry.learn(known)
+            known = registry.find(hello.token) or await self._stored(hello.token)
             return known or registry.by_token(hello.token), hello.token
         registry.check_name(hello.name)  # a name refused costs no new player
         if self._store.failing:  # not queued behind writes that are being retried
             raise Refused("unavailable", "new players cannot be stored now; try again")
         if not self._new_players.charge(address, self._clock()) or (
-            cluster is not None and not await cluster.allows_new_player(address)
+            not await self._peers.allows_new_player(address)
         ):
             raise Refused("rate_limited", "too many new players from your address; try later")
         token = secrets.token_urlsafe(32)
@@ -93,6 +127,19 @@ class Identities:
             log.error("new player %s was refused by the store: %s", identity.name, exc)
             raise Refused("name_taken", "that name could not be registered") from None
         return identity, token
+
+    async def _stored(self, token: str) -> Identity | None:
+        """The player of ``token`` as the store has them: one another worker made.
+
+        A store that fails now is not asked: the registry's answer stands.
+        """
+        try:
+            known = await self._store.find_player(hash_token(token))
+        except StoreError:
+            return None
+        if known is not None:
+            self.registry.learn(known)
+        return known
 
     async def _rated(self, identity: Identity) -> Identity:
         """``identity`` with the rating the store has now (races elsewhere may have moved it)."""

@@ -24,7 +24,7 @@ from core.bots import is_bot
 from core.limits import AddressLimit
 from protocol import is_name
 from server.store.faults import StoreError
-from server.transport.connection import json_response
+from server.transport.responses import json_response
 
 from .export import iso_date, race_json, summary_json
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
-from server.transport.connection import http_response, json_response, text_response
+from server.transport.responses import http_response, json_response, text_response
 
 from .metrics import CONTENT_TYPE
 from .static import StaticFiles
@@ -58,8 +58,7 @@ class Pages:
         settings = server.settings
         if conn.rank >= settings.max_connections:
             return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "Server full; try again later\n")
-        cluster = server.cluster
-        elsewhere = cluster.elsewhere.get(conn.ip, 0) if cluster is not None else 0
+        elsewhere = server.peers.connections_elsewhere(conn.ip)
         if conn.ip_rank + elsewhere >= settings.max_connections_per_ip:
             return text_response(HTTPStatus.TOO_MANY_REQUESTS, "Too many connections\n")
         return None

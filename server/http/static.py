@@ -18,7 +18,7 @@ from http import HTTPStatus
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from server.transport.connection import http_response
+from server.transport.responses import http_response
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable

@@ -30,16 +30,19 @@ handled, and what ``data_to_send`` returns is written.
   frame's first byte and judges the frame as it would have anyway. The
   connection stops cutting, and feeds every byte to the protocol from then
   on, at the first thing out of the ordinary: a frame over the size limit,
-  the protocol no longer open, an extension negotiated, or frames that came
-  in the same read as the handshake request. Messages reach the handler in
+  the protocol no longer open, or frames that came in the same read as the
+  handshake request. Messages reach the handler in
   the order they were sent, whichever way they come.
 * Outgoing. Every frame the server writes, the protocol's own pongs and
   close frames included, joins the connection's bounded queue
   (:class:`~server.transport.outbox.Outbox`), written once per pass of the event loop,
   paused while asyncio says the socket's buffer is full; a receiver whose
-  queue overflows is cut off. Text frames are framed there, unless an
-  extension was negotiated (only the benchmark offers compression): then the
-  protocol frames them.
+  queue overflows is cut off. Text frames are framed there
+  (:func:`~server.transport.frames.text_header`), and only there: no extension
+  is offered, so websockets frames only its own control frames. (The
+  permessage-deflate option the benchmark once offered cost throughput and
+  doubled memory on frames this small, and was the one path where websockets
+  framed the server's text: it is gone.)
 * Closing. :meth:`Connection.close` puts the close frame behind what is
   queued. From the moment the protocol expects the TCP connection to end, it
   has :data:`CLOSE_TIMEOUT` seconds to do so before it is aborted, whatever
@@ -49,30 +52,22 @@ handled, and what ``data_to_send`` returns is written.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from http import HTTPStatus
 from typing import TYPE_CHECKING, cast
 
-from websockets.datastructures import Headers
-from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from .frames import TOO_BIG, split_frame
-from .outbox import Held, Outbox, Wire
+from .outbox import Outbox, Wire
+from .responses import METHOD_NOT_ALLOWED
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from .handler import Host
 
-__all__ = [
-    "CLOSE_TIMEOUT", "Connection", "Request", "Response", "http_response", "json_response",
-    "text_response",
-]  # fmt: skip
+__all__ = ["CLOSE_TIMEOUT", "Connection", "Request", "Response"]
 
 log = logging.getLogger("flowergarden.server")
 
@@ -93,23 +88,14 @@ class Connection(Outbox, asyncio.BufferedProtocol):
 
     __slots__ = (
         "_binary", "_buffer", "_deadline", "_eof", "_fragments", "_gone", "_handler", "_head",
-        "_host", "_line", "_lost", "_pinged", "_plain", "_rest", "_split", "_timer", "_waiter",
+        "_host", "_line", "_lost", "_pinged", "_rest", "_split", "_timer", "_waiter",
         "head_only", "heard", "ip", "ip_rank", "opened", "protocol", "rank", "transport",
     )  # fmt: skip
 
     def __init__(self, host: Host) -> None:
         options = host.options
-        deflate = None
-        if options.compression == "deflate":  # websockets' own defaults for it
-            deflate = [
-                ServerPerMessageDeflateFactory(
-                    server_max_window_bits=12,
-                    client_max_window_bits=12,
-                    compress_settings={"memLevel": 5},
-                )
-            ]
         super().__init__(options.queue, host.writer)
-        self.protocol = ServerProtocol(max_size=options.max_size, extensions=deflate)
+        self.protocol = ServerProtocol(max_size=options.max_size)
         self._host, self._handler, self._buffer = host, host.handler, host.read_buffer
         self.transport: asyncio.Transport
         self.ip = "?"
@@ -120,7 +106,6 @@ class Connection(Outbox, asyncio.BufferedProtocol):
         """Bytes came since the last keepalive round (:meth:`keepalive`)."""
         self._gone = self._lost = self._eof = self._deadline = self._pinged = False
         self._split = False
-        self._plain = True
         self._rest = self._head = b""
         """The start of a frame not yet whole; the handshake's last bytes."""
         self._line: bytes | None = b""
@@ -194,11 +179,7 @@ class Connection(Outbox, asyncio.BufferedProtocol):
             return b"GET" + line[4:]
         if space < 0 or method == b"GET":
             return line  # no method at all: the protocol says 400
-        refusal = http_response(
-            HTTPStatus.METHOD_NOT_ALLOWED, b"Only GET and HEAD\n", "text/plain; charset=utf-8",
-            [("Allow", "GET, HEAD")],
-        )  # fmt: skip
-        self.transport.write(refusal.serialize())
+        self.transport.write(METHOD_NOT_ALLOWED.serialize())
         self._gone = True
         self.drop()
         self.transport.close()
@@ -340,25 +321,12 @@ class Connection(Outbox, asyncio.BufferedProtocol):
             self._timer.cancel()
             self._timer = None
         self.opened = True
-        self._plain = "Sec-WebSocket-Extensions" not in response.headers
         # Cut frames only if nothing came after the request in its read: the
         # protocol's reader must be at a frame's first byte.
-        self._split = self._plain and head.find(b"\r\n\r\n") + 4 == len(head)
+        self._split = head.find(b"\r\n\r\n") + 4 == len(head)
         self._handler.opened(self)
 
     # -- outgoing --------------------------------------------------------------
-
-    def push(self, frame: bytes, barrier: asyncio.Future[None] | None = None) -> None:
-        """Queue a text frame (UTF-8 ``frame``), behind ``barrier`` if there is one."""
-        if self.closing:
-            return
-        if self._plain:
-            self.enqueue(frame if barrier is None else Held(frame, barrier))
-            return
-        # An extension (permessage-deflate) encodes frames in order: now, then.
-        self.protocol.send_text(frame)
-        item = Wire(b"".join(self.protocol.data_to_send()))
-        self.enqueue(item if barrier is None else Held(item, barrier))
 
     @property
     def outbox(self) -> Connection:
@@ -446,26 +414,3 @@ class Connection(Outbox, asyncio.BufferedProtocol):
 
     def cut_off(self) -> None:
         self.abort()
-
-
-def http_response(
-    status: HTTPStatus, body: bytes, content_type: str, headers: Iterable[tuple[str, str]] = ()
-) -> Response:
-    """A whole HTTP response, after which the server closes the connection."""
-    fields = [
-        ("Content-Type", content_type),
-        ("Content-Length", str(len(body))),
-        ("Connection", "close"),
-        *headers,
-    ]
-    return Response(status.value, status.phrase, Headers(fields), body)
-
-
-def text_response(status: HTTPStatus, text: str) -> Response:
-    return http_response(status, text.encode(), "text/plain; charset=utf-8")
-
-
-def json_response(status: HTTPStatus, body: object) -> Response:
-    data = (json.dumps(body) + "\n").encode()
-    cors = [("Access-Control-Allow-Origin", "*")]
-    return http_response(status, data, "application/json", cors)

@@ -72,5 +72,3 @@ class ConnectionOptions:
     """Frames queued for a receiver before it is cut off."""
     open_timeout: float
     """Seconds from the TCP accept to the end of the opening handshake."""
-    compression: str | None = None
-    """None, or ``"deflate"`` to offer permessage-deflate."""

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from server.transport.connection import Connection
-from server.transport.handler import Options
+from server.transport.handler import ConnectionOptions
 from server.transport.listener import Listener
 
-OPTIONS = Options(max_size=4096, queue=16, open_timeout=5.0)
+OPTIONS = ConnectionOptions(max_size=4096, queue=16, open_timeout=5.0)
 
 
 def listener() -> Listener[Any]:

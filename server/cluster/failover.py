@@ -1,0 +1,150 @@
+"""Leases and failover: each worker's beat, and taking over the races of a dead one.
+
+Every :data:`~server.cluster.shared.BEAT` a worker renews its lease
+(``fg:alive:<worker>``), publishes its part of the lobby and its busy
+addresses, and looks for workers that own races, or hold this worker's
+proxied sockets, but whose lease has lapsed. Their races it claims (one Lua
+script: one winner), replays from the store and takes over; sockets proxied
+to a dead worker are closed with 1012 so their clients come back, to a home
+that is alive.
+
+When Redis comes back after an outage, perhaps empty, the worker says again
+what it holds: its races, its players' homes, its open rooms and seekers, and
+a ``game_state`` to every racer whose socket is elsewhere, since frames
+published while a subscription was down are lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from redis.exceptions import RedisError
+
+from core.backoff import REDIS
+
+from .shared import BEAT, LEASE
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
+
+__all__ = ["Failover"]
+
+log = logging.getLogger("flowergarden.server")
+
+_SAY_AGAIN_TRIES = 20
+
+
+class Failover:
+    """One worker's part in keeping every race owned by a live worker."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self._cluster = cluster
+        self._taking_over = asyncio.Lock()
+        self.judge_after = 0.0
+        """Until then nobody is judged dead (Redis came back empty: leases are not back yet)."""
+        self._beating: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._beating = asyncio.create_task(self._beat(), name="cluster beat")
+
+    async def stop(self) -> None:
+        if self._beating is not None:
+            self._beating.cancel()
+            await asyncio.gather(self._beating, return_exceptions=True)
+
+    async def adopt(self) -> None:
+        """At start: the races listed under this worker's name (it ran before under
+        it, and died), and those no worker lists (Redis lost them while all were down)."""
+        cluster, shared = self._cluster, self._cluster.shared
+        owners = await shared.owners()
+        live = {start.game_id for start, _, _ in await cluster.store.live_races()}
+        mine = {g for g in live if owners.get(g) == cluster.worker}
+        mine |= {g for g in live - owners.keys() if await shared.adopt(g)}
+        if mine:
+            await self._restored(mine, f"{cluster.worker} (before this start)")
+
+    async def take_over(self, dead: str, owners: dict[str, str] | None = None) -> None:
+        """Take the races of ``dead`` that nobody has yet; close sockets proxied to it.
+
+        One at a time (a hello and a beat may both find ``dead``), and sockets
+        close only once the races are back: their players' next hello finds them.
+        """
+        shared = self._cluster.shared
+        async with self._taking_over:
+            owners = await shared.owners() if owners is None else owners
+            theirs = [game_id for game_id, owner in owners.items() if owner == dead]
+            mine = [game_id for game_id in theirs if await shared.claim(game_id, dead)]
+            if mine:
+                await self._restored(set(mine), dead)
+            self._cluster.links.close_proxied_to(dead, 1012, "that server has gone; connect again")
+
+    def reconnected(self) -> None:
+        """The bus is subscribed again after losing Redis."""
+        # An empty Redis (restarted without its data) has no lease of anyone's
+        # until each worker's next beat: judge nobody dead for a lease's time.
+        self.judge_after = time.monotonic() + LEASE
+        self._cluster.tasks.spawn(self._reassert())
+
+    async def _beat(self) -> None:
+        cluster, shared = self._cluster, self._cluster.shared
+        while True:
+            await asyncio.sleep(BEAT)  # a period, not a wait for an event
+            try:
+                await shared.beat()
+                await shared.publish_lobby(cluster.listing())
+                await cluster.share_connections()
+                owners = await shared.owners()
+                workers = set(owners.values()) | cluster.links.homes()
+                alive = await shared.alive(workers - {cluster.worker})
+                if time.monotonic() < self.judge_after:
+                    continue
+                for dead in workers - alive - {cluster.worker}:
+                    await self.take_over(dead, owners)
+            except Exception:  # Redis away: the races here go on; try again next beat
+                log.warning("cluster: beat failed", exc_info=True)
+
+    async def _reassert(self) -> None:
+        """Redis is back, perhaps empty: say again what this worker holds.
+
+        Tried again while Redis still refuses (its first answers after a
+        restart may not be), with the delays of the one retry policy.
+        """
+        for _, delay in zip(range(_SAY_AGAIN_TRIES), REDIS.delays(), strict=False):
+            try:
+                await self._say_again()
+                return
+            except (RedisError, OSError) as exc:
+                log.warning("cluster: Redis not ready yet (%s)", exc)
+                await asyncio.sleep(delay)  # a backoff, not a wait for an event
+
+    async def _say_again(self) -> None:
+        cluster = self._cluster
+        shared, lobby, glue = cluster.shared, cluster.lobby, cluster.glue
+        await shared.beat()
+        for game_id in lobby.elapsed(0.0):
+            await shared.own(game_id)
+        for player_id in glue.players_here():
+            await shared.set_home(player_id, cluster.worker)
+        for code in lobby.open_rooms():
+            await shared.open_room(code)
+        await cluster.seek_again()
+        cluster.links.resync_remotes()
+        log.warning(
+            "cluster: Redis is back; this worker's races, rooms and seekers are listed again"
+        )
+
+    async def _restored(self, game_ids: set[str], dead: str) -> None:
+        """Restore ``game_ids`` from the store here; their players' home is here now."""
+        cluster = self._cluster
+        began = time.perf_counter()
+        await cluster.glue.restore_races(game_ids)
+        for game_id in game_ids:  # wherever they come back, their hello comes here
+            race = cluster.lobby.race(game_id)
+            for player_id in race.player_ids if race is not None else ():
+                await cluster.shared.set_home(player_id, cluster.worker)
+        took = (time.perf_counter() - began) * 1000
+        log.warning("cluster: took over %d races of %s in %.0f ms", len(game_ids), dead, took)
+        cluster.metrics.failovers.inc(len(game_ids))

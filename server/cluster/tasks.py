@@ -1,0 +1,44 @@
+"""The cluster's background work: tasks whose failure is logged, and which end on closing."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Coroutine
+
+__all__ = ["Tasks"]
+
+log = logging.getLogger("flowergarden.server")
+
+
+class Tasks:
+    """Runs coroutines as tasks, keeps them until done, and logs those that fail."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any] | None:
+        """Run ``work`` (its failure is logged); None once closed."""
+        if self._closed:  # shutting down: what is left to say, the next owner says
+            work.close()
+            return None
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    async def close(self, timeout: float) -> None:
+        """Let the tasks under way finish, for ``timeout`` seconds at most; run no more."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*self._tasks, return_exceptions=True), timeout)
+        self._closed = True
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("cluster: %s", task.exception())

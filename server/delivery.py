@@ -1,0 +1,148 @@
+"""Carrying out the cores' outputs: frames to each receiver, writes to the store, timers.
+
+The cores (:mod:`core.events`) name every receiver and every write; this is
+the one place that acts on them, the hot path of every play:
+
+* a :class:`~core.events.Send` or :class:`~core.events.SendPlayed` is encoded
+  once, to bytes, and pushed to the outbox of each receiver connected here
+  (the sender's copy carries the request's ``id``);
+* a :class:`~core.events.RaceStarted`, :class:`~core.events.Journaled` or
+  :class:`~core.events.RaceEnded` is handed to the store, and every frame after
+  it waits (a barrier) until the store has committed it: nothing is announced
+  that a crash could lose;
+* a :class:`~core.events.Wake` sets the race's timer (:mod:`server.timers`);
+* what other workers must see (a room, a race's owner, a seeker) goes to the
+  :class:`~server.peers.Peers`, whose write the frames after it may wait for too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from core.events import Journaled, RaceEnded, RaceStarted, Send, SendPlayed, Wake
+from protocol import GameStart, encode_bytes
+
+from .conn import with_id
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
+    from core.events import Output
+    from core.race_log import RaceRecord
+    from protocol import RequestId
+
+    from .cluster.remote import RemoteConn
+    from .conn import Conn
+    from .http.metrics import Metrics
+    from .peers import Peers
+    from .store.sqlite_store import Store
+    from .timers import RaceTimers
+
+__all__ = ["Delivery"]
+
+log = logging.getLogger("flowergarden.server")
+
+
+class Delivery:
+    """Delivers outputs to the connections in ``conns`` (every player whose home is here)."""
+
+    def __init__(
+        self,
+        conns: dict[str, Conn | RemoteConn],
+        store: Store,
+        peers: Peers,
+        metrics: Metrics,
+        timers: RaceTimers,
+    ) -> None:
+        self._conns, self._store, self._peers = conns, store, peers
+        self._metrics, self._timers = metrics, timers
+        self.writes: set[asyncio.Future[None]] = set()
+        """Store writes not yet done (shutdown waits for them)."""
+
+    def deliver(self, outputs: list[Output], sender: str, request_id: RequestId | None) -> None:
+        """Carry out the cores' outputs in order; the sender's first frame carries the id."""
+        barrier: asyncio.Future[None] | None = None
+        conns = self._conns
+        for out in outputs:
+            if isinstance(out, SendPlayed):
+                frame = out.frame()
+                self._metrics.plays += 1
+            elif isinstance(out, Send):
+                frame = encode_bytes(out.message)
+                if isinstance(out.message, GameStart) and out.message.seat == 0:
+                    start = out.message
+                    log.info("race %s started: %s", start.game_id, " v ".join(start.players))
+            else:
+                written = self._carry_out(out)
+                if written is not None:
+                    barrier = written
+                continue
+            for player_id in out.to:
+                conn = conns.get(player_id)
+                if conn is None:
+                    continue
+                if player_id == sender and request_id is not None:
+                    conn.outbox.push(with_id(frame, request_id), barrier)
+                    request_id = None
+                else:
+                    conn.outbox.push(frame, barrier)
+
+    def persist(self, write: Awaitable[None]) -> asyncio.Future[None]:
+        """Keep track of a store write (its failure is logged); the future to wait on."""
+        # The store's calls give futures; ensure_future's checks cost a play a microsecond.
+        future = write if isinstance(write, asyncio.Future) else asyncio.ensure_future(write)
+        if future not in self.writes:  # the store shares one future per batch
+            self.writes.add(future)
+            future.add_done_callback(self._written)
+            self._metrics.store_timed(future)
+        return future
+
+    def _carry_out(self, out: Output) -> asyncio.Future[None] | None:
+        """An output that sends nothing; the write that frames after it wait for, if any."""
+        if isinstance(out, Wake):
+            self._timers.wake(out.game_id, out.at)
+            return None
+        # What other workers must see; a room's code and a race's owner before
+        # the frames that announce them.
+        shared = self._peers.mirror(out)
+        if isinstance(out, Journaled):
+            return self.persist(self._store.journal(out.game_id, out.entry))
+        if isinstance(out, RaceStarted):
+            stored = self.persist(self._store.begin_race(out.start, time.time()))
+            return stored if shared is None else _both(stored, shared)
+        if isinstance(out, RaceEnded):
+            return self._record(out.record)
+        return shared  # Queued, RoomListed: only other workers need them
+
+    def _record(self, record: RaceRecord) -> asyncio.Future[None]:
+        ended = time.time()
+        started = ended - (record.ended - record.started)
+        log.info(
+            "race %s ended: %s %s, counts %s",
+            record.game_id,
+            record.result,
+            record.reason,
+            "-".join(map(str, record.counts)),
+        )
+        return self.persist(self._store.record_race(record, started, ended))
+
+    def _written(self, future: asyncio.Future[None]) -> None:
+        self.writes.discard(future)
+        if not future.cancelled() and future.exception() is not None:
+            log.error("store write failed", exc_info=future.exception())
+
+
+def _both(first: asyncio.Future[None], second: asyncio.Future[Any]) -> asyncio.Future[None]:
+    """A barrier done once both are done, however each ends (their owners log failures)."""
+    both: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def check(_: object) -> None:
+        if first.done() and second.done() and not both.done():
+            both.set_result(None)
+
+    first.add_done_callback(check)
+    second.add_done_callback(check)
+    return both

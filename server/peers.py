@@ -1,0 +1,155 @@
+"""The seam between one worker's glue and the other workers: :class:`Peers`.
+
+The glue (:mod:`server.app`) serves its own sockets and runs its own cores;
+whatever concerns other workers it asks of its :class:`Peers`, always the same
+calls, whether there are others or not:
+
+* :class:`Alone` is one process on its own: every player's home is here,
+  nothing is shared, and starting means taking back every race the last
+  process left live.
+* :class:`server.cluster.cluster.Cluster` is a worker among several over
+  Redis: homes and owners live there, and messages go over the bus.
+
+So the glue has no "if clustered" branch, and the cluster reaches into the
+glue only through :class:`Glue`, the few calls a worker's peers may make of
+it: carry out a command here, deliver outputs, take a connection that lives on
+another worker as one of this one's (its messages then come in as a socket's
+do), let a player go, restore races.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import asyncio
+    from collections.abc import Collection
+
+    from core.events import Output
+    from core.identity import Identity
+    from protocol import ClientMessage, ErrorCode, RequestId
+
+    from .cluster.remote import RemoteConn
+    from .conn import Conn
+
+__all__ = ["Alone", "Glue", "Peers"]
+
+
+class Glue(Protocol):
+    """What a worker's peers may ask of its glue (:class:`server.app.GameServer`)."""
+
+    def command(self, player_id: str, message: ClientMessage) -> None:
+        """Carry out a player's command in this worker's lobby core."""
+
+    def refuse(self, player_id: str, message: ClientMessage, code: ErrorCode, why: str) -> None:
+        """Answer a player's command with an ``error``."""
+
+    def deliver(self, outputs: list[Output], sender: str, request_id: RequestId | None) -> None:
+        """Carry out the cores' outputs (the sender's first frame carries the id)."""
+
+    def received(self, conn: Conn | RemoteConn, message: str | bytes) -> None:
+        """A message from a connection, as a socket's arrives."""
+
+    def closed(self, conn: Conn | RemoteConn) -> None:
+        """A connection has ended."""
+
+    def take_over(self, conn: Conn | RemoteConn, identity: Identity) -> None:
+        """``conn`` is ``identity``'s connection now, and this worker their home."""
+
+    def release(self, conn: Conn | RemoteConn) -> None:
+        """``conn``'s player leaves this worker's lobby core; the socket stays as it is."""
+
+    def resync(self, player_id: str) -> None:
+        """Send a racing player their race's whole state again."""
+
+    def conn_of(self, player_id: str) -> Conn | RemoteConn | None:
+        """The connection of a player whose home is here."""
+
+    def players_here(self) -> list[str]:
+        """The players whose home is this worker and who are connected."""
+
+    def connections_by_ip(self, at_least: int) -> dict[str, int]:
+        """This worker's open TCP connections by address (those with ``at_least``)."""
+
+    async def restore_races(self, only: Collection[str] | None = None) -> None:
+        """Take back the live races of the store, or those of them in ``only``."""
+
+
+class Peers(Protocol):
+    """What the glue asks of the other workers (see the module docstring)."""
+
+    async def start(self, glue: Glue) -> None:
+        """Join the others, and take back the races this worker is to hold."""
+
+    async def close(self) -> None:
+        """Hand this worker's races over and leave (the glue has suspended them)."""
+
+    async def home_of(self, identity: Identity) -> str | None:
+        """Where ``identity``'s hello goes: None for here (claimed now), or another worker."""
+
+    def proxy(self, conn: Conn, identity: Identity, home: str) -> None:
+        """From now on ``conn``'s player lives at ``home``: forward what it says."""
+
+    def forward(self, conn: Conn, text: str) -> None:
+        """A message from a socket whose player lives at another worker."""
+
+    def gone(self, conn: Conn) -> None:
+        """A socket whose player lives at another worker has closed."""
+
+    def takes(self, player_id: str, message: ClientMessage) -> bool:
+        """Whether the peers carry out ``message`` rather than this worker's core."""
+
+    def changed(self) -> None:
+        """What this worker shows of the lobby has changed."""
+
+    def left(self, player_id: str) -> None:
+        """A player whose home is here has no connection any more."""
+
+    def mirror(self, out: Output) -> asyncio.Future[None] | None:
+        """Mirror an output that others must see; the write its frames wait for, if any."""
+
+    async def allows_new_player(self, address: str) -> bool:
+        """Whether ``address`` may make one more player, counted across every worker."""
+
+    def connections_elsewhere(self, address: str) -> int:
+        """Open connections from ``address`` on the other workers, as last heard."""
+
+
+class Alone:
+    """The :class:`Peers` of one process on its own: there are none."""
+
+    async def start(self, glue: Glue) -> None:
+        await glue.restore_races()
+
+    async def close(self) -> None:
+        return None
+
+    async def home_of(self, identity: Identity) -> str | None:
+        return None
+
+    def proxy(self, conn: Conn, identity: Identity, home: str) -> None:
+        raise AssertionError("one process alone proxies nobody")  # pragma: no cover
+
+    def forward(self, conn: Conn, text: str) -> None:
+        raise AssertionError("one process alone proxies nobody")  # pragma: no cover
+
+    def gone(self, conn: Conn) -> None:
+        return None
+
+    def takes(self, player_id: str, message: ClientMessage) -> bool:
+        return False
+
+    def changed(self) -> None:
+        return None
+
+    def left(self, player_id: str) -> None:
+        return None
+
+    def mirror(self, out: Output) -> asyncio.Future[None] | None:
+        return None
+
+    async def allows_new_player(self, address: str) -> bool:
+        return True
+
+    def connections_elsewhere(self, address: str) -> int:
+        return 0
