@@ -57,7 +57,7 @@ from server.cluster.remote import RemoteConn
 from server.http.api import Api
 from server.http.metrics import Metrics
 from server.http.pages import Pages
-from server.store.sqlite_store import StoreError
+from server.store import StoreError
 from server.transport.handler import ConnectionOptions
 from server.transport.listener import Listener
 from server.transport.outbox import Writer
@@ -71,7 +71,7 @@ if TYPE_CHECKING:
 
     from core.race_log import RaceRecord
     from protocol import ClientMessage, ErrorCode, RequestId
-    from server.store.sqlite_store import Store
+    from server.store import Store
     from server.transport.connection import Request, Response
 
     from .config import Settings

@@ -20,7 +20,7 @@ from core.events import Refused
 from core.identity import Identity, Registry, hash_token
 from core.limits import AddressLimit
 from protocol import PROTOCOL_VERSION
-from server.store.sqlite_store import StoreError, StoreUnavailable
+from server.store import StoreError, StoreUnavailable
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from protocol import Hello
     from server.cluster.cluster import Cluster
     from server.http.metrics import Metrics
-    from server.store.sqlite_store import Store
+    from server.store import Store
 
 __all__ = ["Identities"]
 

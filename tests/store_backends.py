@@ -21,10 +21,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import psycopg
 
+from server.store import PostgresStore, SqliteStore
 from server.store.postgres_schema import SCHEMA_VERSION as PG_SCHEMA_VERSION
-from server.store.postgres_store import PostgresStore
-from server.store.sqlite_store import SCHEMA_VERSION as SQLITE_SCHEMA_VERSION
-from server.store.sqlite_store import SqliteStore
+from server.store.sqlite_schema import SCHEMA_VERSION as SQLITE_SCHEMA_VERSION
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

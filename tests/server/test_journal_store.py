@@ -21,9 +21,9 @@ from core.events import RaceEnded
 from core.glicko2 import NEW
 from core.race_log import Entry, RaceStart
 from core.restore import restore
+from server.store import SqliteStore
 from server.store.journal_lines import UNREADABLE
-from server.store.sqlite_schema import MIGRATIONS
-from server.store.sqlite_store import SCHEMA_VERSION, SqliteStore
+from server.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
 from .test_store import ANN, BOB, ROOT, assert_intact, make_race, raw, with_players
 

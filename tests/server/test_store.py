@@ -22,15 +22,8 @@ import pytest
 
 from core.identity import Identity
 from core.race_log import MoveRecord, RaceRecord
-from server.store.sqlite_schema import MIGRATIONS
-from server.store.sqlite_store import (
-    SCHEMA_VERSION,
-    PlayerStats,
-    SqliteStore,
-    Store,
-    StoreError,
-    StoreRefused,
-)
+from server.store import PlayerStats, SqliteStore, Store, StoreError, StoreRefused
+from server.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from core.race_log import Entry
-from server.store.sqlite_store import StoreRefused, StoreUnavailable
+from server.store import StoreRefused, StoreUnavailable
 
 from .test_journal_store import entries, start_of
 from .test_store import ANN, make_race, with_players
