@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from core.identity import Identity
 from core.race_log import Entry, MoveRecord, RaceRecord, RaceStart
 from server.store import SqliteStore
-from server.store.interface import Writes
+from server.store.batch import Writes
 from server.store.sqlite import Database
 
 if TYPE_CHECKING:

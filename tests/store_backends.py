@@ -1,6 +1,6 @@
 """The two stores, seen the same way by the tests that run on both.
 
-A :class:`Backend` is one database for one test: it makes stores on it
+An :class:`AnyBackend` (either one) is a database for one test: it makes stores on it
 (``backend.store()``, again after a close to reopen the same data), looks at
 it from outside with a connection of its own (``backend.query``), holds its
 writes back (``write_locked``) and makes real faults on a store's own
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-__all__ = ["Backend", "PostgresBackend", "SqliteBackend"]
+__all__ = ["AnyBackend", "PostgresBackend", "SqliteBackend"]
 
 _Rows = list[tuple[Any, ...]]
 
@@ -40,7 +40,7 @@ class HookedStore(Protocol):
     async def execute_for_tests(self, sql: str) -> _Rows: ...
 
 
-class Backend(Protocol):
+class AnyBackend(Protocol):
     name: ClassVar[str]
     db: str
     """The ``--db`` value: a file's path, or a URL."""

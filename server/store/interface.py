@@ -8,66 +8,36 @@ calls, batching, retries and closing; it hands each call to a
 the way its calls run (SQLite's on a thread, PostgreSQL's awaited on the
 loop). A backend raises only the store's errors (:mod:`server.store.faults`),
 its driver's mapped onto them, and is called one call at a time.
+
+A race is its log (DESIGN.md): :meth:`~Store.begin_race` keeps its start before
+``game_start`` goes out, :meth:`~Store.journal` each accepted event before it is
+announced, and :meth:`~Store.record_race` its record, which replaces its journal
+in the same transaction. A restarted server replays :meth:`~Store.live_races`
+(:func:`core.restore.restore`); :meth:`~Store.suspend`, on shutdown, keeps how
+far each race's clock had run. Times kept are wall-clock, since the cores'
+monotonic ``now`` means nothing to another process; an entry's or a move's
+``at`` stays relative to the start of its race.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, TypeAlias, TypeVar
-
-from core.race_log import Entry, RaceRecord, RaceStart
-
-from .rows import race_ids
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 if TYPE_CHECKING:
     import asyncio
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Callable, Sequence
 
     from core.glicko2 import Glicko
     from core.identity import Identity
+    from core.race_log import Entry, RaceRecord, RaceStart
 
+    from .batch import Writes
     from .reads import PlayerStats, ProfileRow, Ranked, Row, Summary
     from .rows import LiveRace
 
-__all__ = ["FinishedRace", "Store", "StoreBackend", "Writes"]
+__all__ = ["Store", "StoreBackend"]
 
 T = TypeVar("T")
-
-FinishedRace: TypeAlias = tuple[RaceRecord, float, float]
-"""A finished race to write: its record, and when it started and ended (wall clock)."""
-
-
-@dataclass(slots=True)
-class Writes:
-    """What one transaction writes, in this order: race starts, journal entries, finished races."""
-
-    starts: list[tuple[RaceStart, float]] = field(default_factory=list)
-    entries: list[tuple[str, Entry]] = field(default_factory=list)
-    races: list[FinishedRace] = field(default_factory=list)
-
-    def one_by_one(self) -> Iterator[Writes]:
-        """Each item on its own, in the order they are written."""
-        for start in self.starts:
-            yield Writes(starts=[start])
-        for entry in self.entries:
-            yield Writes(entries=[entry])
-        for race in self.races:
-            yield Writes(races=[race])
-
-    def __str__(self) -> str:
-        # What a log line says: every race concerned, by its game id.
-        parts = []
-        if self.starts:
-            parts.append(f"the start of {race_ids(start.game_id for start, _ in self.starts)}")
-        if len(self.entries) == 1:
-            ((game_id, entry),) = self.entries
-            parts.append(f"journal entry {entry.seq} of race {game_id}")
-        elif self.entries:
-            ids = race_ids(game_id for game_id, _ in self.entries)
-            parts.append(f"{len(self.entries)} journal entries of {ids}")
-        if self.races:
-            parts.append(f"the record of {race_ids(record.game_id for record, _, _ in self.races)}")
-        return "; ".join(parts) or "nothing"
 
 
 class Store(Protocol):

@@ -20,18 +20,9 @@ the order they were made, from a queue. A call, once made, runs to the end
 even if whoever awaits it is cancelled (its future is shielded), and
 :meth:`~StoreMachine.close` waits for every call made before it.
 
-A race is its log (DESIGN.md): :meth:`~Store.begin_race` keeps its start before
-``game_start`` goes out, :meth:`~Store.journal` each accepted event before it is
-announced, and :meth:`~Store.record_race` its record, which replaces its journal
-in the same transaction. A restarted server replays :meth:`~Store.live_races`
-(:func:`core.restore.restore`); :meth:`~Store.suspend`, on shutdown, keeps how
-far each race's clock had run. Times kept are wall-clock, since the cores'
-monotonic ``now`` means nothing to another process; an entry's or a move's
-``at`` stays relative to the start of its race.
-
 Batching: there is a journal call per play, and races that start together end
 together. So ``begin_race``, ``journal`` and ``record_race`` calls join one
-:class:`_Batch`, handed over at the end of the loop's pass (the plays of one
+:class:`Batch`, handed over at the end of the loop's pass (the plays of one
 pass come in dozens under load) and joinable until the worker takes it,
 written in one transaction (starts, then entries, then finished races) and
 sharing one future: no future per play. Any other call starts a new batch
@@ -50,12 +41,6 @@ way, goes to the worker, which waits, retries or writes it item by item.
 What it puts off (SQLite's checkpoints, which fsync) runs on the worker every
 :data:`_CHECKPOINT_EVERY` such batches.
 
-Durability is the backend's: a write is done once committed. SQLite in WAL
-mode with ``synchronous=NORMAL`` has a commit in the OS's hands when it
-returns, so even SIGKILL loses nothing; only a power loss or an OS crash can,
-which ``durable=True`` (an fsync a commit, and no writes on the loop)
-prevents. PostgreSQL's is its own (``synchronous_commit``).
-
 Faults (PROTOCOL.md: nothing acknowledged is lost; ``unavailable``), with the
 errors drawn in :mod:`server.store.faults`:
 
@@ -71,10 +56,7 @@ errors drawn in :mod:`server.store.faults`:
   at a time, so that only the refused item is lost, logged with its race. The
   future then completes normally: it means "all of this batch that can be
   written is kept", and the frames waiting on it go out. A retry is harmless:
-  starts and records are skipped when known. (If PostgreSQL's connection
-  drops during a ``COMMIT``, the commit may have happened: the retry then
-  finds its journal entries there, they are refused and logged as lost, and
-  yet they are kept.)
+  starts and records are skipped when known.
 - Any other call raises at once, so ``hello`` can be answered ``unavailable``
   rather than ``name_taken``. Every log line names the races concerned.
 """
@@ -89,8 +71,8 @@ from typing import TYPE_CHECKING, TypeAlias, TypeVar
 from core.backoff import STORE, Attempts
 
 from . import reads
+from .batch import Batch
 from .faults import Patience, StoreError, StoreRefused, StoreUnavailable
-from .interface import Writes
 from .rows import SUSPEND, TOUCH
 
 if TYPE_CHECKING:
@@ -100,11 +82,16 @@ if TYPE_CHECKING:
     from core.identity import Identity
     from core.race_log import Entry, RaceRecord, RaceStart
 
+    from .batch import Writes
     from .interface import StoreBackend
     from .reads import PlayerStats, ProfileRow, Ranked, Row, Summary
     from .rows import LiveRace
 
 __all__ = ["StoreMachine"]
+
+# Past 400 lines, and one file all the same: the machine is one state machine
+# (DESIGN.md's house style, after h11's), whose order, batches, retries and
+# closing only make sense read together.
 
 T = TypeVar("T")
 
@@ -134,9 +121,9 @@ class StoreMachine:
         self._jobs = 0
         """Calls queued for the worker or running there."""
         self._closing: asyncio.Future[None] | None = None
-        self._batch: _Batch | None = None
+        self._batch: Batch | None = None
         """The batch a write joins, while the worker has not taken it."""
-        self._pending: _Batch | None = None
+        self._pending: Batch | None = None
         """The last batch, while it waits for the end of the loop's pass."""
         self._inline_batches = 0
         self._test_calls: deque[tuple[str, asyncio.Future[list[Row]]]] = deque()
@@ -204,12 +191,7 @@ class StoreMachine:
         return await self._read(reads.PROFILE, (name.lower(),), reads.first(reads.profile))
 
     async def history(self, player_id: str, limit: int, before: str | None) -> list[Summary]:
-        arguments: tuple[object, ...]
-        if before is None:
-            sql, arguments = reads.HISTORY, (player_id, player_id, limit)
-        else:
-            sql = reads.HISTORY_BEFORE
-            arguments = (player_id, player_id, before, before, before, limit)
+        sql, arguments = reads.history_query(player_id, limit, before)
         return await self._read(sql, arguments, reads.each(reads.summary))
 
     async def summary(self, game_id: str) -> Summary | None:
@@ -226,12 +208,9 @@ class StoreMachine:
         await asyncio.shield(self._closing)
 
     async def execute_for_tests(self, sql: str) -> list[Row]:
-        """Test hook: run one statement on the store's own connection, as its next call.
-
-        It runs as the next call or, if the worker is retrying a failing batch,
-        between two attempts: so a test can make a real fault (a full disk,
-        tests/store_backends.py) and lift it while a write waits.
-        """
+        """Test hook: one statement on the store's own connection, as its next call or
+        between two attempts at a failing batch: so a test can make a real fault (a full
+        disk, tests/store_backends.py) and lift it while a write waits."""
         done: asyncio.Future[list[Row]] = asyncio.get_running_loop().create_future()
         self._test_calls.append((sql, done))
         self._start(self._run_test_calls)
@@ -240,7 +219,7 @@ class StoreMachine:
 
     # -- on the loop -----------------------------------------------------------
 
-    def _join(self, add: Callable[[_Batch], bool]) -> asyncio.Future[None]:
+    def _join(self, add: Callable[[Batch], bool]) -> asyncio.Future[None]:
         """Add to the batch queued last, or to a new one; the batch's shared future."""
         batch = self._batch
         if batch is not None and add(batch):
@@ -250,16 +229,15 @@ class StoreMachine:
             failed: asyncio.Future[None] = loop.create_future()
             failed.set_exception(StoreError("the store is closed"))
             return failed
-        batch = _Batch(loop.create_future())
+        batch = Batch(loop.create_future())
         add(batch)
-        # Handed over at the end of this pass of the loop, not now: an idle
-        # worker would otherwise take each play's entry in a transaction of
-        # its own, and the plays of one pass come in dozens under load.
+        # Handed over at the end of this pass, not now: the plays of a pass
+        # come in dozens under load, and should share a transaction.
         self._batch = self._pending = batch
         loop.call_soon(self._hand_over, batch)
         return batch.written
 
-    def _hand_over(self, batch: _Batch) -> None:
+    def _hand_over(self, batch: Batch) -> None:
         """Write the pending ``batch``, unless a call before has handed it over."""
         if self._pending is not batch:
             return
@@ -268,11 +246,8 @@ class StoreMachine:
             return
         self._queued(lambda: self._write_batch(batch))
 
-    def _write_inline(self, batch: _Batch) -> bool:
-        """Write ``batch`` here, on the loop; False if it failed, for the worker to see to.
-
-        Only while no call is queued or running: the connection is the loop's.
-        """
+    def _write_inline(self, batch: Batch) -> bool:
+        """Write ``batch`` on the loop (no call runs); False if it failed: the worker's then."""
         writes = batch.take()
         try:
             self._ready()
@@ -339,7 +314,7 @@ class StoreMachine:
 
     # -- on the worker ---------------------------------------------------------
 
-    async def _write_batch(self, batch: _Batch) -> None:
+    async def _write_batch(self, batch: Batch) -> None:
         writes = batch.take()
         try:
             await self._write_each(writes)
@@ -440,35 +415,6 @@ class StoreMachine:
             await self._backend.close()
         except StoreError as exc:  # what is committed is kept: nothing to lose here
             log.error("store: closing %r: %s", self, exc)
-
-
-class _Batch:
-    """Writes made by one transaction: those asked for since the last call was queued.
-
-    Each transaction costs a commit. So a write joins the batch queued last,
-    unless another call was made since (calls run in call order) or the
-    worker has :meth:`take` n it (then it starts the next). All share
-    :attr:`written`. Only the loop touches it, so it needs no lock.
-    """
-
-    __slots__ = ("_taken", "writes", "written")
-
-    def __init__(self, written: asyncio.Future[None]) -> None:
-        self._taken = False
-        self.writes = Writes()
-        self.written = written
-
-    def add(self, items: list[T], item: T) -> bool:
-        """Append ``item`` to one of :attr:`writes`' lists; False once taken."""
-        if self._taken:
-            return False
-        items.append(item)
-        return True
-
-    def take(self) -> Writes:
-        """Everything added so far; nothing can be added after."""
-        self._taken = True
-        return self.writes
 
 
 def _log_failure(future: asyncio.Future[None]) -> None:

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
     from core.identity import Identity
 
-    from .interface import Writes
+    from .batch import Writes
     from .reads import Row
     from .rows import LiveRace
 

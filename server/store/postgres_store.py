@@ -6,6 +6,13 @@ store (the same tests run on both, tests/store_backends.py) but for what only
 PostgreSQL has: no thread, a lost connection made again, two servers sharing
 one database (a known race is skipped by ``ON CONFLICT``, the migrations
 take an advisory lock).
+
+Durability is the server's: a write is done once PostgreSQL has committed it
+(``synchronous_commit`` decides what that means), so a killed process loses
+nothing. If the connection drops during a ``COMMIT``, the commit may have
+happened: the retry then finds its journal entries there, they are refused
+and logged as lost, and yet they are kept; starts and records are skipped
+when known, so a retry is harmless.
 """
 
 from __future__ import annotations

@@ -48,6 +48,7 @@ __all__ = [
     "count",
     "each",
     "first",
+    "history_query",
     "identity",
     "player_stats",
     "profile",
@@ -165,6 +166,13 @@ class Summary:
     ratings: tuple[tuple[int, int], tuple[int, int]] | None
     """Each player's rating before and after, if the race was rated."""
     player_ids: tuple[str, str] = ("", "")
+
+
+def history_query(player_id: str, limit: int, before: str | None) -> tuple[str, Row]:
+    """The query of a page of a player's history, and its arguments."""
+    if before is None:
+        return HISTORY, (player_id, player_id, limit)
+    return HISTORY_BEFORE, (player_id, player_id, before, before, before, limit)
 
 
 def first(read: Callable[[Row], T]) -> Callable[[list[Row]], T | None]:

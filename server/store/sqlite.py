@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from core.identity import Identity
     from core.race_log import Entry
 
-    from .interface import Writes
+    from .batch import Writes
     from .reads import Row
     from .rows import LiveRace
 
@@ -81,7 +81,7 @@ class Database:
         self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         try:
             self._conn.execute("PRAGMA journal_mode=WAL")
-            # NORMAL is safe against a killed process in WAL mode (server/store/machine.py).
+            # NORMAL is safe against a killed process in WAL mode (server/store/sqlite_store.py).
             self._conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             if not checkpoints:
                 self._conn.execute("PRAGMA wal_autocheckpoint=0")

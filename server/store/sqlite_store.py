@@ -7,6 +7,12 @@ call blocks the event loop. The machine calls it one call at a time, and
 writes a batch on the loop itself (:meth:`SqliteOnThread.write_now`) only
 while no call is queued or running: the connection is then never in two
 places at once.
+
+Durability: a write is done once committed. In WAL mode with
+``synchronous=NORMAL`` a commit is in the OS's hands when it returns, so even
+SIGKILL loses nothing; only a power loss or an OS crash can, which
+``durable=True`` (an fsync a commit, and so no batch written on the loop)
+prevents.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ if TYPE_CHECKING:
 
     from core.identity import Identity
 
-    from .interface import Writes
+    from .batch import Writes
     from .reads import Row
     from .rows import LiveRace
 
