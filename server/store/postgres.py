@@ -102,13 +102,13 @@ def classified_pg(exc: psycopg.Error) -> StoreError:
     return StoreError(message)
 
 
-def where(url: str) -> dict[str, str] | str:
+def where(url: str) -> str:
     """The host, port and database ``url`` names, for a log line: never its password."""
     try:
         params = psycopg.conninfo.conninfo_to_dict(url)
     except psycopg.Error:
         return "<a URL libpq cannot parse>"
-    return {key: str(params[key]) for key in ("host", "port", "dbname") if key in params}
+    return repr({key: params[key] for key in ("host", "port", "dbname") if key in params})
 
 
 class PgDatabase:
@@ -122,7 +122,7 @@ class PgDatabase:
         self._conn: psycopg.AsyncConnection[TupleRow] | None = None
 
     def __repr__(self) -> str:
-        return f"PgDatabase({where(self._url)!r})"
+        return f"PgDatabase({where(self._url)})"
 
     async def open(self) -> None:
         try:

@@ -35,4 +35,4 @@ class PostgresStore(StoreMachine):
         self._url = url
 
     def __repr__(self) -> str:
-        return f"PostgresStore({where(self._url)!r})"  # never the password: the URL may hold one
+        return f"PostgresStore({where(self._url)})"  # never the password: the URL may hold one

@@ -4,7 +4,7 @@ SQLite (:mod:`server.store.sqlite`) and PostgreSQL (:mod:`server.store.postgres`
 the same columns, so each query here is written once with ``?`` placeholders
 (:func:`server.store.postgres.for_postgres` turns them into ``%s``), and each
 row is read by one function. A backend runs the query and hands its rows to
-the reader on its own side (:meth:`server.store.machine.StoreBackend.read`):
+the reader on its own side (:meth:`server.store.interface.StoreBackend.read`):
 SQLite's on its thread. The API (:mod:`server.http.api`) turns these values
 into JSON.
 
