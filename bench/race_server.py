@@ -26,7 +26,7 @@ from core.limits import RateLimiter
 from server.__main__ import configure_logging, on_signals
 from server.app import GameServer
 from server.config import Settings
-from server.store.sqlite_store import SqliteStore
+from server.store import SqliteStore
 from server.tuning import tune_gc, tune_malloc
 
 from .common import LOOPS, LoopName, raise_open_files, run_loop

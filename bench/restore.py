@@ -29,7 +29,7 @@ from core.race import Race, SeatInfo
 from protocol import Rules
 from server.app import GameServer
 from server.config import Settings
-from server.store.sqlite_store import SqliteStore
+from server.store import SqliteStore
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -36,8 +36,9 @@ from typing import TYPE_CHECKING
 
 from core.identity import Identity
 from core.race_log import Entry, MoveRecord, RaceRecord, RaceStart
-from server.store.sqlite import Database, Writes
-from server.store.sqlite_store import SqliteStore
+from server.store import SqliteStore
+from server.store.batch import Writes
+from server.store.sqlite import Database
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

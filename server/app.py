@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from core.events import Output
     from core.identity import Identity
     from protocol import ClientMessage, ErrorCode, RequestId
-    from server.store.sqlite_store import Store
+    from server.store import Store
     from server.transport.connection import Request, Response
 
     from .config import Settings

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .conn import Conn
     from .http.metrics import Metrics
     from .peers import Peers
-    from .store.sqlite_store import Store
+    from .store import Store
     from .timers import RaceTimers
 
 __all__ = ["Delivery"]

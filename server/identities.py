@@ -22,7 +22,7 @@ from core.identity import Identity, Registry, hash_token
 from core.limits import AddressLimit
 from core.race_log import to_seconds
 from protocol import PROTOCOL_VERSION, Limits, Rating, Welcome
-from server.store.sqlite_store import StoreError, StoreUnavailable
+from server.store import StoreError, StoreUnavailable
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from server.config import Settings
     from server.http.metrics import Metrics
     from server.peers import Peers
-    from server.store.sqlite_store import Store
+    from server.store import Store
 
 __all__ = ["Identities"]
 

@@ -5,7 +5,7 @@
   binaries are missing, failed instead under ``FLOWERGARDEN_REQUIRE_SERVICES=1``.
 * ``postgres_url``: a new, empty database on it, for one test.
 * ``backend``: parametrized ``sqlite`` / ``postgres``, a
-  :class:`~tests.store_backends.Backend` on a database of its own for the test:
+  :class:`~tests.store_backends.AnyBackend` on a database of its own for the test:
   the tests that take it run on both stores.
 """
 
@@ -17,7 +17,7 @@ import pytest
 
 from . import services
 from .redis_service import RedisServer, redis_binary, running_redis
-from .store_backends import Backend, PostgresBackend, SqliteBackend
+from .store_backends import AnyBackend, PostgresBackend, SqliteBackend
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -43,7 +43,7 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AnyBackend:
     if request.param == "sqlite":
         return SqliteBackend(tmp_path / "fg.sqlite3")
     return PostgresBackend(request.getfixturevalue("postgres_url"))

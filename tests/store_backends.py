@@ -1,6 +1,6 @@
 """The two stores, seen the same way by the tests that run on both.
 
-A :class:`Backend` is one database for one test: it makes stores on it
+An :class:`AnyBackend` (either one) is a database for one test: it makes stores on it
 (``backend.store()``, again after a close to reopen the same data), looks at
 it from outside with a connection of its own (``backend.query``), holds its
 writes back (``write_locked``) and makes real faults on a store's own
@@ -21,16 +21,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import psycopg
 
+from server.store import PostgresStore, SqliteStore
 from server.store.postgres_schema import SCHEMA_VERSION as PG_SCHEMA_VERSION
-from server.store.postgres_store import PostgresStore
-from server.store.sqlite_store import SCHEMA_VERSION as SQLITE_SCHEMA_VERSION
-from server.store.sqlite_store import SqliteStore
+from server.store.sqlite_schema import SCHEMA_VERSION as SQLITE_SCHEMA_VERSION
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-__all__ = ["Backend", "PostgresBackend", "SqliteBackend"]
+__all__ = ["AnyBackend", "PostgresBackend", "SqliteBackend"]
 
 _Rows = list[tuple[Any, ...]]
 
@@ -41,7 +40,7 @@ class HookedStore(Protocol):
     async def execute_for_tests(self, sql: str) -> _Rows: ...
 
 
-class Backend(Protocol):
+class AnyBackend(Protocol):
     name: ClassVar[str]
     db: str
     """The ``--db`` value: a file's path, or a URL."""

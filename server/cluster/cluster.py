@@ -69,7 +69,7 @@ if TYPE_CHECKING:
     from server.conn import Conn
     from server.http.metrics import Metrics
     from server.peers import Glue
-    from server.store.sqlite_store import Store
+    from server.store import Store
 
 __all__ = ["ANNOUNCE_WAIT", "Cluster"]
 

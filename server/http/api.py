@@ -23,7 +23,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from core.bots import is_bot
 from core.limits import AddressLimit
 from protocol import is_name
-from server.store.faults import StoreError
+from server.store import StoreError
 from server.transport.responses import json_response
 
 from .export import iso_date, race_json, summary_json
@@ -31,8 +31,7 @@ from .export import iso_date, race_json, summary_json
 if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
 
-    from server.store.reads import Profile
-    from server.store.sqlite_store import Store
+    from server.store import ProfileRow, Store
     from server.transport.connection import Request, Response
 
 __all__ = ["HISTORY_LIMIT", "LEADERBOARD_LIMIT", "Api"]
@@ -137,7 +136,7 @@ class Api:
             raise _Answer(HTTPStatus.NOT_FOUND, "race_not_found", f"no finished race {game_id}")
         return race_json(record, summary)
 
-    async def _profile(self, name: str) -> Profile:
+    async def _profile(self, name: str) -> ProfileRow:
         profile = await self.store.profile(name) if is_name(name) else None
         if profile is None:
             raise _Answer(HTTPStatus.NOT_FOUND, "player_not_found", f"no player is named {name}")

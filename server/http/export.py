@@ -19,7 +19,7 @@ from core.bots import is_bot
 from core.race_log import to_ms
 from core.seeding import dealers_from, wire
 from protocol import Rules, board_to_wire
-from server.store.reads import Summary
+from server.store import Summary
 from server.store.rows import last_cards
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from .postgres_store import PostgresStore
 from .sqlite_store import SqliteStore
 
 if TYPE_CHECKING:
-    from .sqlite_store import Store
+    from .interface import Store
 
 __all__ = ["POSTGRES_SCHEMES", "is_postgres", "open_store"]
 

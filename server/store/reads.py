@@ -1,9 +1,12 @@
-"""What the HTTP API reads from either store: the SQL once, and its rows made values once.
+"""What is read from either store: the SQL once, and its rows made values once.
 
 SQLite (:mod:`server.store.sqlite`) and PostgreSQL (:mod:`server.store.postgres`) keep
 the same columns, so each query here is written once with ``?`` placeholders
-(:func:`for_postgres` turns them into ``%s``), and each row is read by one
-function. The API (:mod:`server.http.api`) turns these values into JSON.
+(:func:`server.store.postgres.for_postgres` turns them into ``%s``), and each
+row is read by one function. A backend runs the query and hands its rows to
+the reader on its own side (:meth:`server.store.interface.StoreBackend.read`):
+SQLite's on its thread. The API (:mod:`server.http.api`) turns these values
+into JSON.
 
 A player's history pages by a cursor: races of the player ended strictly
 before the race named (by ``ended``, then id, both descending), one more than
@@ -12,30 +15,67 @@ asked so that the page knows whether another follows.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from core.glicko2 import PROVISIONAL_DEVIATION, Glicko
+from core.identity import Identity
+from core.race_log import MoveRecord, RaceRecord
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = [
+    "FIND_PLAYER",
     "HISTORY",
     "HISTORY_BEFORE",
     "LEADERBOARD",
     "LEADERBOARD_RACES",
+    "PLAYERS",
+    "PLAYER_STATS",
     "PROFILE",
+    "RACE",
+    "RACE_COUNT",
     "RATING",
+    "SUMMARY",
     "SUMMARY_COLUMNS",
-    "Profile",
+    "PlayerStats",
+    "ProfileRow",
     "Ranked",
+    "Row",
     "Summary",
-    "for_postgres",
+    "count",
+    "each",
+    "first",
+    "history_query",
+    "identity",
+    "player_stats",
     "profile",
+    "race",
     "ranked",
     "rating",
     "summary",
 ]
 
+T = TypeVar("T")
+
+Row: TypeAlias = tuple[object, ...]
+
 LEADERBOARD_RACES = 10
 """Rated races a player needs before the leaderboard lists them."""
+
+PLAYERS = "SELECT id, name, token_hash, created FROM players ORDER BY created, id"
+FIND_PLAYER = "SELECT id, name, token_hash, created FROM players WHERE token_hash = ?"
+PLAYER_STATS = (
+    "SELECT id, name, created, last_seen, games, wins, losses, draws FROM players WHERE id = ?"
+)
+# CAST: PostgreSQL keeps moves as jsonb, which psycopg would parse; text reads the same on both.
+RACE = (
+    "SELECT id, rules, dealing, seeds, player0, player1, started, ended, result, winner,"
+    " reason, count0, count1, CAST(moves AS text) FROM races WHERE id = ?"
+)
+RACE_COUNT = "SELECT count(*) FROM races"
 
 RATING = "SELECT rating, deviation, volatility FROM players WHERE id = ?"
 
@@ -72,9 +112,18 @@ HISTORY_BEFORE = (
 SUMMARY = f"SELECT {SUMMARY_COLUMNS}{_FROM} WHERE r.id = ?"
 
 
-def for_postgres(sql: str) -> bytes:
-    """``sql`` with PostgreSQL's placeholders (no query here has a literal ``?``)."""
-    return sql.replace("?", "%s").encode()
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's record; times are wall-clock seconds since the epoch."""
+
+    player_id: str
+    name: str
+    created: float
+    last_seen: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +136,7 @@ class Ranked:
 
 
 @dataclass(frozen=True, slots=True)
-class Profile:
+class ProfileRow:
     """A player as ``/api/players/NAME`` shows them; ``joined`` is wall-clock seconds."""
 
     player_id: str
@@ -119,22 +168,80 @@ class Summary:
     player_ids: tuple[str, str] = ("", "")
 
 
-def rating(row: tuple[object, ...] | None) -> Glicko | None:
-    if row is None:
-        return None
+def history_query(player_id: str, limit: int, before: str | None) -> tuple[str, Row]:
+    """The query of a page of a player's history, and its arguments."""
+    if before is None:
+        return HISTORY, (player_id, player_id, limit)
+    return HISTORY_BEFORE, (player_id, player_id, before, before, before, limit)
+
+
+def first(read: Callable[[Row], T]) -> Callable[[list[Row]], T | None]:
+    """A reader of the rows of a query that finds one row or none."""
+    return lambda rows: read(rows[0]) if rows else None
+
+
+def each(read: Callable[[Row], T]) -> Callable[[list[Row]], list[T]]:
+    """A reader of every row of a query."""
+    return lambda rows: [read(row) for row in rows]
+
+
+def count(rows: list[Row]) -> int:
+    """The one number of a ``SELECT count(*)``."""
+    ((value,),) = rows
+    return _int(value)
+
+
+def identity(row: Row) -> Identity:
+    player_id, name, token_hash, created = row
+    return Identity(str(player_id), str(name), str(token_hash), _float(created))
+
+
+def player_stats(row: Row) -> PlayerStats:
+    player_id, name, created, last_seen, games, wins, losses, draws = row
+    return PlayerStats(
+        str(player_id), str(name), _float(created), _float(last_seen),
+        _int(games), _int(wins), _int(losses), _int(draws),
+    )  # fmt: skip
+
+
+def race(row: Row) -> RaceRecord:
+    """A finished race with wall-clock ``started`` and ``ended``."""
+    game_id, rules, dealing, seeds, player0, player1, started, ended = row[:8]
+    result, winner, reason, count0, count1, moves = row[8:]
+    return RaceRecord(
+        game_id=str(game_id),
+        rules_json=str(rules),
+        dealing=str(dealing),
+        seeds=tuple(json.loads(str(seeds))),
+        player_ids=(str(player0), str(player1)),
+        started=_float(started),
+        ended=_float(ended),
+        # [seq, seat, card, milliseconds] each (rows.moves_json).
+        moves=tuple(
+            MoveRecord(seq, seat, card, at_ms / 1000)
+            for seq, seat, card, at_ms in json.loads(str(moves))
+        ),
+        result=str(result),
+        winner=_maybe_int(winner),
+        reason=str(reason),
+        counts=(_int(count0), _int(count1)),
+    )
+
+
+def rating(row: Row) -> Glicko:
     value, deviation, volatility = row
     return Glicko(_float(value), _float(deviation), _float(volatility))
 
 
-def ranked(row: tuple[object, ...]) -> Ranked:
+def ranked(row: Row) -> Ranked:
     name, value, races = row
     return Ranked(str(name), round(_float(value)), _int(races))
 
 
-def profile(row: tuple[object, ...]) -> Profile:
+def profile(row: Row) -> ProfileRow:
     player_id, name, value, deviation, volatility, games, wins, draws, losses = row[:9]
     best, created = row[9:]
-    return Profile(
+    return ProfileRow(
         player_id=str(player_id),
         name=str(name),
         rating=Glicko(_float(value), _float(deviation), _float(volatility)),
@@ -147,7 +254,7 @@ def profile(row: tuple[object, ...]) -> Profile:
     )
 
 
-def summary(row: tuple[object, ...]) -> Summary:
+def summary(row: Row) -> Summary:
     game_id, ended, name0, name1, rules, result, winner, reason, count0, count1 = row[:10]
     time0, time1, *changes, player0, player1 = row[10:]
     before0, after0, before1, after1 = (_maybe_int(x) for x in changes)

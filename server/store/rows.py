@@ -1,7 +1,13 @@
-"""Rows as both stores keep them: reading a live race back, writing a race's moves.
+"""Rows as both stores write them, and a live race as it is read back.
 
 SQLite (:mod:`server.store.sqlite`) and PostgreSQL (:mod:`server.store.postgres`) keep
-the same columns, so what turns them into values, and back, is written once.
+the same columns, so what turns a value into a row's arguments, and a live
+race's row back into a value, is written once here (what the API reads is
+:mod:`server.store.reads`); so is each statement both dialects agree on, with
+``?`` placeholders (:func:`server.store.postgres.for_postgres`). What differs
+stays in the backends: SQLite keeps a batch's journal entries as lines of one
+row (:mod:`server.store.journal_lines`), PostgreSQL a row per entry.
+
 Reading never raises on what a row holds: what cannot be read comes back in a
 form that :func:`core.restore.restore` refuses (rules ``""``, seeds ``()``),
 so that race ends ``aborted`` instead of stopping the server from starting.
@@ -22,30 +28,72 @@ from .faults import StoreRefused
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from core.identity import Identity
+
 __all__ = [
-    "UPDATE_BEST_CLEAR",
-    "UPDATE_RATING",
+    "ABORTED",
+    "END_LIVE_RACE",
+    "INSERT_PLAYER",
+    "INSERT_RACE",
+    "LIVE_RACES",
+    "SUSPEND",
+    "TOUCH",
     "LiveRace",
-    "best_clear",
+    "Statement",
+    "counted",
     "last_cards",
     "live_race",
-    "moves_json",
-    "outcome",
+    "player_row",
     "race_ids",
-    "rating_updates",
-    "ratings_json",
-    "shown_ratings",
+    "race_row",
+    "start_row",
 ]
 
-UPDATE_RATING = (
+ABORTED = "aborted"
+"""The reason of a race that could not be restored: it counts for nobody."""
+
+INSERT_PLAYER = (
+    "INSERT INTO players (id, name, name_key, token_hash, created, last_seen)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
+TOUCH = "UPDATE players SET last_seen = ? WHERE id = ?"
+SUSPEND = "UPDATE live_races SET elapsed = ? WHERE id = ?"
+END_LIVE_RACE = "DELETE FROM live_races WHERE id = ?"
+"""A finished race is its record: its live row, and so its journal, is done with."""
+
+LIVE_RACES = (
+    "SELECT l.id, l.rules, l.dealing, l.seeds, l.ratings, l.player0, l.player1,"
+    " p0.name, p1.name, l.elapsed FROM live_races AS l"
+    " LEFT JOIN players AS p0 ON p0.id = l.player0"
+    " LEFT JOIN players AS p1 ON p1.id = l.player1 ORDER BY l.started, l.id"
+)
+"""Every live race, oldest first, as :func:`live_race` reads it."""
+
+INSERT_RACE = (
+    "INSERT INTO races (id, rules, dealing, seeds, player0, player1, started, ended,"
+    " result, winner, reason, count0, count1, moves, time0, time1, rating0_before,"
+    " rating0_after, rating1_before, rating1_after)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (id) DO NOTHING RETURNING id"
+)
+"""A finished race (:func:`race_row`): a known one is skipped atomically, even against
+another server, and returns no row, so that nobody's stats count it twice."""
+
+_COUNT_RACE = (
+    "UPDATE players SET games = games + 1, wins = wins + ?, losses = losses + ?,"
+    " draws = draws + ?, last_seen = ? WHERE id = ?"
+)
+_UPDATE_RATING = (
     "UPDATE players SET rating = ?, deviation = ?, volatility = ?,"
     " rated_races = rated_races + 1 WHERE id = ?"
 )
-"""A rated race's new rating for one player (``?`` placeholders: PostgreSQL swaps them)."""
-UPDATE_BEST_CLEAR = (
+_UPDATE_BEST_CLEAR = (
     "UPDATE players SET best_clear_ms = ? WHERE id = ?"
     " AND (best_clear_ms IS NULL OR best_clear_ms > ?)"
 )
+
+Statement: TypeAlias = tuple[str, tuple[object, ...]]
+"""A statement and its arguments."""
 
 log = logging.getLogger("flowergarden.server")
 
@@ -99,8 +147,81 @@ def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
     return start, entries, max(kept or 0.0, last or 0.0, 0.0)
 
 
-def moves_json(moves: Iterable[MoveRecord]) -> str:
-    """The ``races.moves`` column; moves with a seq twice or no such seat are refused."""
+def player_row(identity: Identity) -> tuple[object, ...]:
+    """The arguments of :data:`INSERT_PLAYER`: a new player, last seen when made."""
+    return (
+        identity.player_id,
+        identity.name,
+        identity.name.lower(),
+        identity.token_hash,
+        identity.created,
+        identity.created,
+    )
+
+
+def start_row(start: RaceStart, wall: float) -> tuple[object, ...]:
+    """A live race's start: id, rules, dealing, seeds, ratings, player ids, started."""
+    seeds, ratings = json.dumps(list(start.seeds)), _ratings_json(start.ratings)
+    return (start.game_id, start.rules_json, start.dealing, seeds, ratings, *start.player_ids, wall)
+
+
+def race_row(record: RaceRecord, started_wall: float, ended_wall: float) -> tuple[object, ...]:
+    """The arguments of :data:`INSERT_RACE`; moves with a seq twice or no such seat are refused."""
+    return (
+        record.game_id,
+        record.rules_json,
+        record.dealing,
+        json.dumps(list(record.seeds)),  # a seed is wider than either store's integers
+        *record.player_ids,
+        started_wall,
+        ended_wall,
+        record.result,
+        record.winner,
+        record.reason,
+        *record.counts,
+        _moves_json(record.moves),
+        *last_cards(record),
+        *_shown_ratings(record),
+    )
+
+
+def counted(record: RaceRecord, ended_wall: float) -> list[Statement]:
+    """What a newly kept finished race changes in its players' rows, in the same transaction:
+    games, wins, losses, draws and last seen; ratings if it was rated; a best clear."""
+    if record.reason == ABORTED:  # not a race anyone won, lost or drew
+        return []
+    statements: list[Statement] = [
+        (_COUNT_RACE, (*_outcome(record.winner, seat), ended_wall, player_id))
+        for seat, player_id in enumerate(record.player_ids)
+    ]
+    if record.ratings_after is not None:
+        for player_id, g in zip(record.player_ids, record.ratings_after, strict=True):
+            statements.append((_UPDATE_RATING, (g.rating, g.deviation, g.volatility, player_id)))
+    clear = _best_clear(record)
+    if clear is not None:
+        statements.append((_UPDATE_BEST_CLEAR, clear))
+    return statements
+
+
+def race_ids(game_ids: Iterable[object]) -> str:
+    """``race g1`` or ``races g1, g2``: each id once, in order of appearance."""
+    ids = [str(game_id) for game_id in dict.fromkeys(game_ids)]
+    return f"race{'s' if len(ids) != 1 else ''} {', '.join(ids)}"
+
+
+def last_cards(record: RaceRecord) -> tuple[int | None, int | None]:
+    """Each seat's time of its last card, in ms (``times_ms``); None if it played none."""
+    times: list[int | None] = [None, None]
+    for move in reversed(record.moves):  # in seq order: the first found from the end
+        if move.card != "redeal" and times[move.seat] is None:
+            times[move.seat] = to_ms(move.at)
+            if None not in times:
+                break
+    return times[0], times[1]
+
+
+def _moves_json(moves: Iterable[MoveRecord]) -> str:
+    """The ``races.moves`` column: ``[seq, seat, card, milliseconds]`` each."""
     rows = [(seq, seat, card, to_ms(at)) for seq, seat, card, at in moves]
     if len({row[0] for row in rows}) != len(rows):
         raise StoreRefused("a race's moves repeat a seq")
@@ -109,17 +230,36 @@ def moves_json(moves: Iterable[MoveRecord]) -> str:
     return _compact_json(rows)
 
 
-def outcome(winner: int | None, seat: int) -> tuple[int, int, int]:
+def _outcome(winner: int | None, seat: int) -> tuple[int, int, int]:
     """What a race adds to a seat's (wins, losses, draws)."""
     if winner is None:
         return (0, 0, 1)
     return (1, 0, 0) if winner == seat else (0, 1, 0)
 
 
-def race_ids(game_ids: Iterable[object]) -> str:
-    """``race g1`` or ``races g1, g2``: each id once, in order of appearance."""
-    ids = [str(game_id) for game_id in dict.fromkeys(game_ids)]
-    return f"race{'s' if len(ids) != 1 else ''} {', '.join(ids)}"
+def _shown_ratings(record: RaceRecord) -> tuple[int | None, ...]:
+    """``rating0_before, rating0_after, rating1_before, rating1_after``: whole numbers, or None."""
+    if record.ratings is None or record.ratings_after is None:
+        return (None,) * 4
+    (before0, before1), (after0, after1) = record.ratings, record.ratings_after
+    return before0.shown, after0.shown, before1.shown, after1.shown
+
+
+def _best_clear(record: RaceRecord) -> tuple[int, str, int] | None:
+    """The arguments of the best clear's update, for a race won by clearing, else None."""
+    if record.reason != "cleared" or record.winner is None:
+        return None
+    time = last_cards(record)[record.winner]
+    if time is None:
+        return None
+    return time, record.player_ids[record.winner], time
+
+
+def _ratings_json(ratings: tuple[Glicko, Glicko] | None) -> str | None:
+    """A live race's players' ratings before it, as ``live_races.ratings`` keeps them."""
+    if ratings is None:
+        return None
+    return _compact_json([[g.rating, g.deviation, g.volatility] for g in ratings])
 
 
 def _json_list(text: object) -> list[Any] | None:
@@ -138,52 +278,6 @@ def _seconds(value: object) -> float | None:
     if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
         return float(value)
     return None
-
-
-def last_cards(record: RaceRecord) -> tuple[int | None, int | None]:
-    """Each seat's time of its last card, in ms (``times_ms``); None if it played none."""
-    times: list[int | None] = [None, None]
-    for move in reversed(record.moves):  # in seq order: the first found from the end
-        if move.card != "redeal" and times[move.seat] is None:
-            times[move.seat] = to_ms(move.at)
-            if None not in times:
-                break
-    return times[0], times[1]
-
-
-def shown_ratings(record: RaceRecord) -> tuple[int | None, ...]:
-    """``rating0_before, rating0_after, rating1_before, rating1_after``: whole numbers, or None."""
-    if record.ratings is None or record.ratings_after is None:
-        return (None,) * 4
-    (before0, before1), (after0, after1) = record.ratings, record.ratings_after
-    return before0.shown, after0.shown, before1.shown, after1.shown
-
-
-def rating_updates(record: RaceRecord) -> list[tuple[str, tuple[float, float, float]]]:
-    """Each player's new (rating, deviation, volatility), if the race was rated."""
-    if record.ratings_after is None:
-        return []
-    return [
-        (player_id, (g.rating, g.deviation, g.volatility))
-        for player_id, g in zip(record.player_ids, record.ratings_after, strict=True)
-    ]
-
-
-def best_clear(record: RaceRecord) -> tuple[int, str, int] | None:
-    """The arguments of :data:`UPDATE_BEST_CLEAR` for a race won by clearing, else None."""
-    if record.reason != "cleared" or record.winner is None:
-        return None
-    time = last_cards(record)[record.winner]
-    if time is None:
-        return None
-    return time, record.player_ids[record.winner], time
-
-
-def ratings_json(ratings: tuple[Glicko, Glicko] | None) -> str | None:
-    """A live race's players' ratings before it, as ``live_races.ratings`` keeps them."""
-    if ratings is None:
-        return None
-    return _compact_json([[g.rating, g.deviation, g.volatility] for g in ratings])
 
 
 def _ratings(text: object) -> tuple[Glicko, Glicko] | None:

@@ -12,7 +12,7 @@ from engine import Board, Status, winnable_deal
 from protocol.convert import board_to_wire
 from server.app import GameServer
 from server.config import Settings
-from server.store.sqlite_store import SqliteStore
+from server.store import SqliteStore
 
 if TYPE_CHECKING:
     from pathlib import Path

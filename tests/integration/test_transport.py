@@ -12,7 +12,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from core.limits import LATENESS, RateLimiter
 from server.app import GameServer
 from server.config import Settings
-from server.store.sqlite_store import SqliteStore
+from server.store import SqliteStore
 
 from .conftest import fresh_name, http_get
 from .hostile_helpers import write_at_once

@@ -21,9 +21,9 @@ from core.events import RaceEnded
 from core.glicko2 import NEW
 from core.race_log import Entry, RaceStart
 from core.restore import restore
+from server.store import SqliteStore
 from server.store.journal_lines import UNREADABLE
-from server.store.sqlite_schema import MIGRATIONS
-from server.store.sqlite_store import SCHEMA_VERSION, SqliteStore
+from server.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
 from .test_store import ANN, BOB, ROOT, assert_intact, make_race, raw, with_players
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-    from ..store_backends import Backend
+    from ..store_backends import AnyBackend
 
 SEEDS = (2**255 + 1, 7, 2**200, 0)  # 32-byte seeds, far wider than SQLite's INTEGER
 
@@ -81,7 +81,7 @@ def entries(first: int, count: int) -> list[Entry]:
 # The journal
 
 
-async def test_journal_round_trip(backend: Backend) -> None:
+async def test_journal_round_trip(backend: AnyBackend) -> None:
     store = await with_players(backend)
     await store.begin_race(start_of("g1"), 1_700_000_000.0)
     journal = entries(1, 5)
@@ -98,7 +98,7 @@ async def test_journal_round_trip(backend: Backend) -> None:
 
 
 async def test_writes_made_together_share_one_future_and_keep_their_order(
-    backend: Backend,
+    backend: AnyBackend,
 ) -> None:
     store = await with_players(backend)
     await store.begin_race(start_of("g1"), 1000.0)
@@ -150,7 +150,7 @@ async def test_record_race_drops_the_journal_once_no_older_race_is_live(tmp_path
 
 
 async def test_a_race_begun_after_the_log_was_emptied_keeps_its_entries(
-    backend: Backend,
+    backend: AnyBackend,
 ) -> None:
     # Ids only grow (AUTOINCREMENT): were they reused once the log is empty, a
     # new race's entries would fall below its first_entry and be cut as a
@@ -169,7 +169,7 @@ async def test_a_race_begun_after_the_log_was_emptied_keeps_its_entries(
     await store.close()
 
 
-async def test_an_aborted_race_is_kept_and_counts_for_nobody(backend: Backend) -> None:
+async def test_an_aborted_race_is_kept_and_counts_for_nobody(backend: AnyBackend) -> None:
     store = await with_players(backend)
     await store.begin_race(start_of("g1"), 1000.0)
     aborted = dataclasses.replace(make_race("g1", winner=None), reason="aborted", moves=())
@@ -184,7 +184,7 @@ async def test_an_aborted_race_is_kept_and_counts_for_nobody(backend: Backend) -
     await store.close()
 
 
-async def test_live_races_oldest_first_with_their_elapsed(backend: Backend) -> None:
+async def test_live_races_oldest_first_with_their_elapsed(backend: AnyBackend) -> None:
     store = await with_players(backend)
     await store.begin_race(start_of("g-late"), 3000.0)
     await store.begin_race(start_of("g-early"), 1000.0)
@@ -386,7 +386,7 @@ asyncio.run(main(sys.argv[1]))
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-async def test_sigkill_mid_journal_keeps_every_acknowledged_entry(backend: Backend) -> None:
+async def test_sigkill_mid_journal_keeps_every_acknowledged_entry(backend: AnyBackend) -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-c", JOURNALING, backend.db, cwd=ROOT, stdout=asyncio.subprocess.PIPE
     )

@@ -17,11 +17,16 @@ from core.events import RaceEnded
 from core.identity import Identity
 from core.race_log import Entry
 from core.restore import restore
-from server.store.backends import open_store
+from server.store import (
+    PostgresStore,
+    SqliteStore,
+    StoreError,
+    StoreRefused,
+    StoreUnavailable,
+    open_store,
+)
 from server.store.postgres import classified_pg
 from server.store.postgres_schema import SCHEMA_VERSION
-from server.store.postgres_store import PostgresStore
-from server.store.sqlite_store import SqliteStore, StoreError, StoreRefused, StoreUnavailable
 
 from ..store_backends import PostgresBackend
 from .test_journal_store import entries, start_of

@@ -22,20 +22,13 @@ import pytest
 
 from core.identity import Identity
 from core.race_log import MoveRecord, RaceRecord
-from server.store.sqlite_schema import MIGRATIONS
-from server.store.sqlite_store import (
-    SCHEMA_VERSION,
-    PlayerStats,
-    SqliteStore,
-    Store,
-    StoreError,
-    StoreRefused,
-)
+from server.store import PlayerStats, SqliteStore, Store, StoreError, StoreRefused
+from server.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator
 
-    from ..store_backends import Backend
+    from ..store_backends import AnyBackend
 
 ROOT = Path(__file__).resolve().parents[2]
 ANN = Identity("p-ann", "Ann", "hash-ann", 1000.0)
@@ -63,7 +56,7 @@ def make_race(game_id: str, winner: int | None = 0, moves: int = 3) -> RaceRecor
 
 
 @pytest.fixture
-async def store(backend: Backend) -> AsyncIterator[Store]:
+async def store(backend: AnyBackend) -> AsyncIterator[Store]:
     store = await with_players(backend)
     yield store
     await store.close()
@@ -79,7 +72,7 @@ def raw(path: Path) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
-async def with_players(where: Path | Backend, **options: Any) -> Any:
+async def with_players(where: Path | AnyBackend, **options: Any) -> Any:
     """An open store on the SQLite file at ``where``, or on a backend, that knows Ann and Bob."""
     store = SqliteStore(where, **options) if isinstance(where, Path) else where.store(**options)
     await store.open()
@@ -91,7 +84,7 @@ async def with_players(where: Path | Backend, **options: Any) -> Any:
 # Players
 
 
-async def test_players_survive_reopening(backend: Backend) -> None:
+async def test_players_survive_reopening(backend: AnyBackend) -> None:
     first = backend.store()
     assert await first.open() == []
     await first.add_player(ANN)
@@ -129,7 +122,7 @@ async def test_an_sqlite_file_is_in_wal_mode_durable_or_not(tmp_path: Path, dura
     ],
 )
 async def test_duplicate_player_is_refused_and_changes_nothing(
-    backend: Backend, clash: Identity
+    backend: AnyBackend, clash: Identity
 ) -> None:
     store = backend.store()
     await store.open()
@@ -230,7 +223,7 @@ async def test_a_refused_race_writes_nothing(
 # Concurrency: the worker thread
 
 
-async def test_calls_run_in_the_order_they_are_made(backend: Backend) -> None:
+async def test_calls_run_in_the_order_they_are_made(backend: AnyBackend) -> None:
     store = await with_players(backend)
     ids = [f"g{n:03}" for n in range(60)]
     await asyncio.gather(
@@ -251,7 +244,7 @@ async def test_calls_run_in_the_order_they_are_made(backend: Backend) -> None:
 
 
 async def test_races_recorded_together_are_kept_or_refused_one_by_one(
-    backend: Backend, caplog: pytest.LogCaptureFixture
+    backend: AnyBackend, caplog: pytest.LogCaptureFixture
 ) -> None:
     store = await with_players(backend)
     records = [make_race(f"g{n:02}") for n in range(30)]
@@ -289,7 +282,7 @@ async def test_a_write_that_fails_on_a_bug_still_answers(
     assert await store.race_count() == 1
 
 
-async def test_a_blocked_write_leaves_the_loop_free(backend: Backend) -> None:
+async def test_a_blocked_write_leaves_the_loop_free(backend: AnyBackend) -> None:
     store = await with_players(backend)
     # Another connection holds the write lock: the store's worker must wait for it.
     with backend.write_locked():
@@ -320,7 +313,7 @@ async def test_a_blocked_write_leaves_the_loop_free(backend: Backend) -> None:
     await store.close()
 
 
-async def test_close_finishes_calls_already_made(backend: Backend) -> None:
+async def test_close_finishes_calls_already_made(backend: AnyBackend) -> None:
     store = await with_players(backend)
     writes = [store.record_race(make_race(f"g{n}"), 1.0, 2.0) for n in range(5)]
     writes[0].cancel()  # a caller that gives up does not drop a write already made
@@ -336,7 +329,7 @@ async def test_close_finishes_calls_already_made(backend: Backend) -> None:
     await store.close()
 
 
-async def test_close_twice_and_use_after_close(backend: Backend) -> None:
+async def test_close_twice_and_use_after_close(backend: AnyBackend) -> None:
     store = backend.store()
     await store.open()
     await asyncio.gather(store.close(), store.close())
@@ -354,7 +347,7 @@ async def test_close_twice_and_use_after_close(backend: Backend) -> None:
     await backend.store().close()
 
 
-async def test_use_before_open_and_open_twice(backend: Backend) -> None:
+async def test_use_before_open_and_open_twice(backend: AnyBackend) -> None:
     store = backend.store()
     with pytest.raises(StoreError):
         await store.race_count()
@@ -374,7 +367,7 @@ async def test_moves_are_kept_to_the_millisecond(store: Store) -> None:
     assert [move.at for move in race.moves] == [0.0, 1.235]
 
 
-async def test_the_moves_view_shows_each_move_as_a_row(backend: Backend) -> None:
+async def test_the_moves_view_shows_each_move_as_a_row(backend: AnyBackend) -> None:
     store = await with_players(backend)
     await store.record_race(make_race("g1", moves=2), 2000.0, 2030.0)
     await store.record_race(make_race("g2", moves=5), 2000.0, 2030.0)
@@ -432,7 +425,7 @@ async def test_a_version_1_database_is_upgraded_with_its_races(tmp_path: Path) -
         ]
 
 
-async def test_a_newer_schema_is_refused(backend: Backend) -> None:
+async def test_a_newer_schema_is_refused(backend: AnyBackend) -> None:
     backend.set_version(backend.schema_version + 1)
     store = backend.store()
     with pytest.raises(StoreError):
@@ -520,7 +513,7 @@ async def test_sigkill_after_a_race_loses_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-async def test_sigkill_mid_write_keeps_every_race_whole(backend: Backend) -> None:
+async def test_sigkill_mid_write_keeps_every_race_whole(backend: AnyBackend) -> None:
     # Killed while it keeps writing races, most likely in the middle of one.
     announced = await run_and_kill(backend.db, races=-1, lines=30)
     backend.assert_intact()

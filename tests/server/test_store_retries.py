@@ -18,17 +18,17 @@ from typing import TYPE_CHECKING
 import pytest
 
 from core.race_log import Entry
-from server.store.sqlite_store import StoreRefused, StoreUnavailable
+from server.store import StoreRefused, StoreUnavailable
 
 from .test_journal_store import entries, start_of
 from .test_store import ANN, make_race, with_players
 
 if TYPE_CHECKING:
-    from ..store_backends import Backend
+    from ..store_backends import AnyBackend
 
 
 async def test_a_full_disk_that_recovers_loses_nothing(
-    backend: Backend, caplog: pytest.LogCaptureFixture
+    backend: AnyBackend, caplog: pytest.LogCaptureFixture
 ) -> None:
     store = await with_players(backend)
     await store.begin_race(start_of("g1"), 1000.0)
@@ -69,7 +69,7 @@ async def test_a_full_disk_that_recovers_loses_nothing(
     await store.close()
 
 
-async def test_add_player_on_a_full_disk_is_unavailable_not_refused(backend: Backend) -> None:
+async def test_add_player_on_a_full_disk_is_unavailable_not_refused(backend: AnyBackend) -> None:
     store = await with_players(backend)
     await backend.fill(store)
     with pytest.raises(StoreUnavailable, match=backend.fault_words):
@@ -89,7 +89,7 @@ async def test_add_player_on_a_full_disk_is_unavailable_not_refused(backend: Bac
 
 
 async def test_close_while_failing_gives_up_in_bounded_time(
-    backend: Backend, caplog: pytest.LogCaptureFixture
+    backend: AnyBackend, caplog: pytest.LogCaptureFixture
 ) -> None:
     store = await with_players(backend, give_up_after=0.2)
     await store.begin_race(start_of("g1"), 1000.0)

@@ -1,0 +1,89 @@
+"""What one transaction writes, and the batch that gathers it on the loop.
+
+:class:`Writes` is what a backend is given to write at once
+(:meth:`server.store.interface.StoreBackend.write`); :class:`Batch` is how the
+store machine gathers it from the calls of a pass of the loop, and the one
+future they share (server/store/machine.py, "Batching").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
+
+from core.race_log import Entry, RaceRecord, RaceStart
+
+from .rows import race_ids
+
+if TYPE_CHECKING:
+    import asyncio
+    from collections.abc import Iterator
+
+__all__ = ["Batch", "FinishedRace", "Writes"]
+
+T = TypeVar("T")
+
+FinishedRace: TypeAlias = tuple[RaceRecord, float, float]
+"""A finished race to write: its record, and when it started and ended (wall clock)."""
+
+
+@dataclass(slots=True)
+class Writes:
+    """What one transaction writes, in this order: race starts, journal entries, finished races."""
+
+    starts: list[tuple[RaceStart, float]] = field(default_factory=list)
+    entries: list[tuple[str, Entry]] = field(default_factory=list)
+    races: list[FinishedRace] = field(default_factory=list)
+
+    def one_by_one(self) -> Iterator[Writes]:
+        """Each item on its own, in the order they are written."""
+        for start in self.starts:
+            yield Writes(starts=[start])
+        for entry in self.entries:
+            yield Writes(entries=[entry])
+        for race in self.races:
+            yield Writes(races=[race])
+
+    def __str__(self) -> str:
+        # What a log line says: every race concerned, by its game id.
+        parts = []
+        if self.starts:
+            parts.append(f"the start of {race_ids(start.game_id for start, _ in self.starts)}")
+        if len(self.entries) == 1:
+            ((game_id, entry),) = self.entries
+            parts.append(f"journal entry {entry.seq} of race {game_id}")
+        elif self.entries:
+            ids = race_ids(game_id for game_id, _ in self.entries)
+            parts.append(f"{len(self.entries)} journal entries of {ids}")
+        if self.races:
+            parts.append(f"the record of {race_ids(record.game_id for record, _, _ in self.races)}")
+        return "; ".join(parts) or "nothing"
+
+
+class Batch:
+    """Writes made by one transaction: those asked for since the last call was queued.
+
+    Each transaction costs a commit. So a write joins the batch queued last,
+    unless another call was made since (calls run in call order) or the
+    worker has :meth:`take` n it (then it starts the next). All share
+    :attr:`written`. Only the loop touches it, so it needs no lock.
+    """
+
+    __slots__ = ("_taken", "writes", "written")
+
+    def __init__(self, written: asyncio.Future[None]) -> None:
+        self._taken = False
+        self.writes = Writes()
+        self.written = written
+
+    def add(self, items: list[T], item: T) -> bool:
+        """Append ``item`` to one of :attr:`writes`' lists; False once taken."""
+        if self._taken:
+            return False
+        items.append(item)
+        return True
+
+    def take(self) -> Writes:
+        """Everything added so far; nothing can be added after."""
+        self._taken = True
+        return self.writes

@@ -1,0 +1,168 @@
+"""The store's two faces: :class:`Store`, what the server calls, and
+:class:`StoreBackend`, what the store machine calls in turn.
+
+The server talks to a :class:`Store` (:class:`server.store.machine.StoreMachine`
+is the one there is, on SQLite or PostgreSQL). The machine owns the order of
+calls, batching, retries and closing; it hands each call to a
+:class:`StoreBackend`: one connection, its statements in one SQL dialect, and
+the way its calls run (SQLite's on a thread, PostgreSQL's awaited on the
+loop). A backend raises only the store's errors (:mod:`server.store.faults`),
+its driver's mapped onto them, and is called one call at a time.
+
+A race is its log (DESIGN.md): :meth:`~Store.begin_race` keeps its start before
+``game_start`` goes out, :meth:`~Store.journal` each accepted event before it is
+announced, and :meth:`~Store.record_race` its record, which replaces its journal
+in the same transaction. A restarted server replays :meth:`~Store.live_races`
+(:func:`core.restore.restore`); :meth:`~Store.suspend`, on shutdown, keeps how
+far each race's clock had run. Times kept are wall-clock, since the cores'
+monotonic ``now`` means nothing to another process; an entry's or a move's
+``at`` stays relative to the start of its race.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    import asyncio
+    from collections.abc import Callable, Sequence
+
+    from core.glicko2 import Glicko
+    from core.identity import Identity
+    from core.race_log import Entry, RaceRecord, RaceStart
+
+    from .batch import Writes
+    from .reads import PlayerStats, ProfileRow, Ranked, Row, Summary
+    from .rows import LiveRace
+
+__all__ = ["Store", "StoreBackend"]
+
+T = TypeVar("T")
+
+
+class Store(Protocol):
+    """Where players, live races and finished races are kept (:mod:`server.store.machine`)."""
+
+    @property
+    def failing(self) -> bool:
+        """True from a transient write failure until a write succeeds again."""
+
+    async def open(self) -> list[Identity]:
+        """Create or upgrade the schema; return every player, for the registry."""
+
+    async def add_player(self, identity: Identity) -> None:
+        """Keep a new player, committed on return; never retried.
+
+        A taken name, id or token raises :class:`StoreRefused`, a transient
+        failure :class:`StoreUnavailable`.
+        """
+
+    def begin_race(self, start: RaceStart, started_wall: float) -> asyncio.Future[None]:
+        """Keep a live race's start (batched, as :meth:`journal`); a known race is a no-op."""
+
+    def journal(self, game_id: str, entry: Entry) -> asyncio.Future[None]:
+        """Keep one accepted event of a live race (batched).
+
+        The future is the batch's, shared: done once the batch is committed (a
+        refused item logged and dropped); failed with :class:`StoreUnavailable`
+        if the store gave up on closing, or :class:`StoreError` if closed.
+        Cancelling it stops no write, but cancels it for all: shield it.
+        """
+
+    def record_race(
+        self, record: RaceRecord, started_wall: float, ended_wall: float
+    ) -> asyncio.Future[None]:
+        """Keep a finished race and both players' stats, and drop its journal (batched).
+
+        A known race is a no-op; an ``aborted`` race counts for nobody.
+        """
+
+    async def suspend(self, elapsed: dict[str, float]) -> None:
+        """Keep live races' elapsed seconds, on shutdown; never retried; other ids are skipped."""
+
+    async def live_races(self) -> list[LiveRace]:
+        """Every live race, oldest first: its start, its entries by ``seq``, its elapsed seconds.
+
+        Elapsed is the most of the kept elapsed, the last entry's ``at`` and 0.
+        A row that cannot be read is logged by its race's id and given back as
+        far as it can be (an unreadable field as ``""`` or ``()``), so that
+        :func:`core.restore.restore` aborts that race instead of the server
+        failing to start.
+        """
+
+    async def touch(self, player_id: str, wall: float) -> None:
+        """Set when the player was last seen."""
+
+    async def close(self) -> None:
+        """Finish every call already made and close; closing again does nothing."""
+
+    async def player_stats(self, player_id: str) -> PlayerStats | None:
+        """A player's record, or None for an unknown id."""
+
+    async def find_player(self, token_hash: str) -> Identity | None:
+        """The player with this token's hash, or None: one another worker made."""
+
+    async def race(self, game_id: str) -> RaceRecord | None:
+        """A finished race with wall-clock ``started`` and ``ended``, or None."""
+
+    async def race_count(self) -> int:
+        """How many finished races are kept."""
+
+    async def rating(self, player_id: str) -> Glicko | None:
+        """A player's rating as the last race they finished left it, or None if unknown."""
+
+    async def leaderboard(self, limit: int) -> list[Ranked]:
+        """The highest rated established players (server/store/reads.py), at most ``limit``."""
+
+    async def profile(self, name: str) -> ProfileRow | None:
+        """The player of this name (any case), or None."""
+
+    async def history(self, player_id: str, limit: int, before: str | None) -> list[Summary]:
+        """Up to ``limit`` of a player's finished races, newest first, before race ``before``."""
+
+    async def summary(self, game_id: str) -> Summary | None:
+        """A finished race as a history lists it, or None."""
+
+
+class StoreBackend(Protocol):
+    """One database as the machine drives it: one call at a time, each awaited to its end.
+
+    Every method raises the store's errors only: a transient one is retried
+    or answered ``unavailable`` by the machine, any other is not.
+    """
+
+    @property
+    def inline(self) -> bool:
+        """Whether :meth:`write_now` may write a batch on the loop while no call runs."""
+
+    async def open(self) -> None:
+        """Connect, and create or upgrade the schema."""
+
+    async def close(self) -> None:
+        """Let go of the connection; what is committed is kept."""
+
+    async def read(
+        self, sql: str, arguments: Sequence[object], reader: Callable[[list[Row]], T]
+    ) -> T:
+        """Run one query (``?`` placeholders) and give ``reader`` its rows, where it runs."""
+
+    async def change(self, sql: str, many: Sequence[Sequence[object]]) -> int:
+        """Run ``sql`` with each of ``many`` in one transaction; how many rows it changed."""
+
+    async def add_player(self, identity: Identity) -> None:
+        """Insert a new player; a taken id, name or token is :class:`StoreRefused`."""
+
+    async def write(self, writes: Writes) -> None:
+        """Write everything in one transaction, or nothing; a known start or race is skipped."""
+
+    def write_now(self, writes: Writes) -> None:
+        """:meth:`write`, here on the loop, failing at once where it would wait."""
+
+    async def checkpoint(self) -> None:
+        """What writes on the loop put off (SQLite: folding the WAL into the file)."""
+
+    async def live_races(self) -> list[LiveRace]:
+        """Every live race, as of one moment (:meth:`Store.live_races`)."""
+
+    async def execute(self, sql: str) -> list[Row]:
+        """One statement outside any transaction of the store's; its rows (tests)."""
