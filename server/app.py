@@ -148,8 +148,10 @@ class GameServer:
         """Every player this server knows."""
         return self.identities.registry
 
-    async def start(self) -> None:
-        self.identities.know(await self.store.open())
+    async def start(self, known: list[Identity] | None = None) -> None:
+        """Open the store, unless the caller did and passes its players as ``known``
+        (server/__main__.py does, to wait for a database that is not up yet), and listen."""
+        self.identities.know(await self.store.open() if known is None else known)
         await self._add_bots()
         if self.cluster is None:
             await self.restore_races()
