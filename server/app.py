@@ -168,6 +168,7 @@ class GameServer:
         await listener.start(settings.host, settings.port, reuse_port=settings.reuse_port)
         self._listener = listener
         log.info("listening on %s", self.url)
+        log.info("open http://%s:%d/ in a browser to race there", settings.host, self.port)
 
     async def _add_bots(self) -> None:
         """Make the bots players of the store the first time (core/bots.py)."""

@@ -65,6 +65,7 @@ async def test_a_server_started_before_postgresql_waits_for_it_then_serves(conne
                 postgres.enter_context, services.running_postgres(bindir, db_port)
             )
             await server.logged(rf"listening on ws://127\.0\.0\.1:{port}/ws", STARTUP)
+            await server.logged(rf"open http://127\.0\.0\.1:{port}/ in a browser", STARTUP)
             status, body = await http_get(port, "/healthz")
             assert (status, json.loads(body)["status"]) == (200, "ok")
             client = await connect(f"ws://127.0.0.1:{port}/ws")
@@ -76,6 +77,15 @@ async def test_a_server_started_before_postgresql_waits_for_it_then_serves(conne
                 process.kill()
                 await process.wait()
             await asyncio.wait_for(drain, 5)
+
+
+async def test_the_log_says_where_to_open_the_browser_client(start_server, caplog) -> None:
+    with caplog.at_level(logging.INFO, "flowergarden.server"):
+        server: GameServer = await start_server()
+    assert f"open http://127.0.0.1:{server.port}/ in a browser" in caplog.text
+    status, body = await http_get(server.port, "/")
+    assert status == 200
+    assert b"<html" in body.lower()
 
 
 async def test_past_db_wait_the_server_exits_with_a_line_not_a_traceback() -> None:
