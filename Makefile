@@ -9,15 +9,24 @@ HOST ?= 127.0.0.1
 PORT ?= 8765
 DB   ?= flowergarden.sqlite3
 
-.PHONY: help venv services serve play practice test lint typecheck pytest schema stats bench bench-quick bench-cluster clean
+.PHONY: help venv constraints image services serve play practice test lint typecheck pytest schema stats bench bench-quick bench-cluster bot-pace clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
 
-$(STAMP): pyproject.toml
+# Every version comes from constraints.txt (`make constraints`), as in the image, so
+# that the tests run on what ships. PIP_CONSTRAINT rather than -c: it also pins the
+# setuptools that builds the editable install. The warning filter hides the box
+# setuptools prints about every editable install ("Editable installation. Please be
+# careful with folders..."): setuptools documents PYTHONWARNINGS for its warnings, and
+# pip's build of the project inherits it.
+PIP_INSTALL := PIP_CONSTRAINT=$(CURDIR)/constraints.txt PYTHONWARNINGS='ignore:Editable installation' \
+	$(BIN)/python -m pip install --quiet
+
+$(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(PIP_INSTALL) -e '.[dev]'
 	touch $(STAMP)
 
 # The benchmarks' own dependencies (picows, uvloop, matplotlib, py-spy): the
@@ -25,10 +34,44 @@ $(STAMP): pyproject.toml
 BENCH_STAMP := $(VENV)/.installed-bench
 
 $(BENCH_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(PIP_INSTALL) -e '.[dev,bench]'
 	touch $(BENCH_STAMP)
 
 venv: $(STAMP)  ## create .venv and install the project with its dev tools
+
+# constraints.txt pins every package any install of the project takes (the server,
+# the client, dev and bench extras, and setuptools, which builds it), at the versions
+# a fresh install resolves today. Run it after changing a dependency in pyproject.toml,
+# and commit the result: tests/test_packaging.py fails while a dependency is missing
+# from it or pinned outside what pyproject.toml asks.
+FRESH := $(VENV)-constraints
+
+constraints:  ## pin every dependency anew in constraints.txt, from a fresh venv
+	rm -rf $(FRESH)
+	$(PYTHON) -m venv $(FRESH)
+	$(FRESH)/bin/python -m pip install --quiet --upgrade pip setuptools
+	$(FRESH)/bin/python -m pip install --quiet '.[dev,bench]'
+	{ echo "# Made by \`make constraints\` on Python $$($(FRESH)/bin/python -c 'import platform; print(platform.python_version())'): edit pyproject.toml, not this file."; \
+	  $(FRESH)/bin/python -m pip freeze --all --exclude pip --exclude flowergarden-race; } > constraints.txt
+	rm -rf $(FRESH)
+
+# The server's image, with whichever engine is here: docker when it reaches its
+# daemon, else podman (a docker CLI with no engine is skipped for it). ENGINE=podman
+# chooses. Podman's own image format drops HEALTHCHECK: --format docker keeps it.
+# PYTHON_IMAGE=... builds on another base (docs/operating.md, "The base image").
+IMAGE ?= flowergarden:local
+
+image:  ## build the server's image $(IMAGE) with docker or podman
+	@engine="$(ENGINE)"; \
+	if [ -z "$$engine" ]; then \
+		if command -v docker >/dev/null && docker info >/dev/null 2>&1; then engine=docker; \
+		elif command -v podman >/dev/null; then engine=podman; \
+		elif command -v docker >/dev/null; then engine=docker; \
+		else echo "make image needs docker or podman, and neither is installed" \
+			"(Debian: apt-get install podman)" >&2; exit 1; fi; \
+	fi; \
+	set -x; "$$engine" build $$([ "$${engine##*/}" = podman ] && echo --format docker) \
+		$(if $(PYTHON_IMAGE),--build-arg PYTHON_IMAGE=$(PYTHON_IMAGE)) -t $(IMAGE) .
 
 # The servers the store and bus tests start themselves (tests/services.py):
 # without them those tests are skipped, or fail under FLOWERGARDEN_REQUIRE_SERVICES=1.
@@ -97,4 +140,4 @@ bot-pace: $(STAMP)  ## the bots' pace per level, and docs/bot-pace-level3.svg (a
 	$(BIN)/python -m bench.bot_pace --level 3 --out docs/bot-pace-level3.svg
 
 clean:  ## remove the virtual environment and caches
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) $(FRESH) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

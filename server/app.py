@@ -123,8 +123,10 @@ class GameServer:
 
     # -- life cycle ------------------------------------------------------------
 
-    async def start(self) -> None:
-        self.identities.know(await self.store.open())
+    async def start(self, known: list[Identity] | None = None) -> None:
+        """Open the store, unless the caller did and passes its players as ``known``
+        (server/__main__.py does, to wait for a database that is not up yet), and listen."""
+        self.identities.know(await self.store.open() if known is None else known)
         await self.identities.add_bots()
         # Alone: every race left live; with other workers: those nobody alive
         # owns, and from then on those of workers that die.
@@ -139,6 +141,7 @@ class GameServer:
         await listener.start(settings.host, settings.port, reuse_port=settings.reuse_port)
         self._listener = listener
         log.info("listening on %s", self.url)
+        log.info("open http://%s:%d/ in a browser to race there", settings.host, self.port)
 
     async def restore_races(self, only: Collection[str] | None = None) -> None:
         """Take back every race the last process left live, or those of them in ``only``."""

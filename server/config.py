@@ -50,6 +50,13 @@ class Settings:
     workers: int = 1
     redis: str = ""
     worker_id: str = ""
+    db_wait: float = 60.0
+
+    @property
+    def database_wait(self) -> float:
+        """Seconds to wait at start for a database that is not up yet: ``db_wait`` for
+        PostgreSQL, none for an SQLite file, which waiting would not make appear."""
+        return self.db_wait if is_postgres(self.db) else 0.0
 
     @property
     def reuse_port(self) -> bool:
@@ -87,6 +94,8 @@ _HELP = {
     "redis": "Redis URL (redis://, rediss:// or unix://) through which workers share the lobby",
     "worker_id": "this process's name among the workers (in /metrics); empty makes one:"
     " HOSTNAME-PID, or with --workers N, HOSTNAME-1 to HOSTNAME-N (ID-1 to ID-N when given)",
+    "db_wait": "seconds a server started before its PostgreSQL waits for it, trying again"
+    " with a line in the log each time; an SQLite file is never waited for",
 }
 
 _SHARED = (
@@ -130,6 +139,8 @@ def _check(parser: argparse.ArgumentParser, settings: Settings) -> None:
         parser.error("--port must be 0 to 65535")
     if settings.grace < 0 or settings.idle_timeout <= 0 or settings.hello_timeout <= 0:
         parser.error("--grace must be >= 0, --idle-timeout and --hello-timeout > 0")
+    if settings.db_wait < 0:
+        parser.error("--db-wait must be >= 0")
     if settings.max_message < 256:
         parser.error("--max-message must be at least 256 bytes")
     if min(settings.max_connections_per_ip, settings.max_connections, settings.send_queue) < 1:

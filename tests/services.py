@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "POSTGRES_GLOB",
+    "free_port",
     "fresh_database",
     "postgres_bindir",
     "running_postgres",
@@ -72,7 +73,8 @@ def postgres_bindir() -> Path | None:
     return max(found)[1] if found else None
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
@@ -114,8 +116,9 @@ def _drain(process: subprocess.Popen[str], log: list[str]) -> None:
 
 
 @contextmanager
-def running_postgres(bindir: Path) -> Iterator[str]:
-    """A PostgreSQL server of its own for the block; yields a superuser URL to it."""
+def running_postgres(bindir: Path, port: int | None = None) -> Iterator[str]:
+    """A PostgreSQL server of its own for the block, on ``port`` or a free one; yields a
+    superuser URL to it. (A port chosen first lets a test start a server before it.)"""
     folder = Path(tempfile.mkdtemp(prefix="flowergarden-pg-"))
     data, sockets = folder / "data", folder / "sockets"
     sockets.mkdir()
@@ -132,16 +135,15 @@ def running_postgres(bindir: Path) -> Iterator[str]:
             capture_output=True,
             **_as_postgres(),
         )
-        with _postmaster(bindir, data, sockets) as port:
-            yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        with _postmaster(bindir, data, sockets, port or free_port()) as bound:
+            yield f"postgresql://postgres@127.0.0.1:{bound}/postgres"
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextmanager
-def _postmaster(bindir: Path, data: Path, sockets: Path) -> Iterator[int]:
-    """``postgres`` running on a free port for the block; its port."""
-    port = _free_port()
+def _postmaster(bindir: Path, data: Path, sockets: Path, port: int) -> Iterator[int]:
+    """``postgres`` running on ``port`` for the block; its port."""
     # fsync and full pages off: a test server need not survive a power cut.
     settings = {"listen_addresses": "127.0.0.1", "fsync": "off", "full_page_writes": "off"}
     command = [str(bindir / "postgres"), "-D", str(data), "-p", str(port), "-k", str(sockets)]
