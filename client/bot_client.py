@@ -72,7 +72,7 @@ from protocol import (
 
 from .failures import Failure, closed, failure, hello_refused, url_problem
 from .options import DEFAULT_SERVER, RACE_RULES
-from .tokens import Identity
+from .tokens import KeptIdentity
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -219,7 +219,7 @@ class BotClient:
             reply = await self._answer(ws)
             if isinstance(reply, Welcome):
                 self.name, self._idle_s = reply.name, float(reply.limits.idle_s)
-                self.tokens.put(url, Identity(reply.name, reply.token))
+                self.tokens.put(url, KeptIdentity(reply.name, reply.token))
                 self._welcomed_before, self.websocket = True, ws
                 log.info("welcomed as %s", reply.name)
                 return reply

@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-:class:`~client.net.Connection` hands every exception that ends a connection
+:class:`~client.net.ServerConnection` hands every exception that ends a connection
 attempt to :func:`failure`, with whether this client was ever welcomed on
 that server. The answer is one line of words and a verdict:
 

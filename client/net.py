@@ -1,9 +1,9 @@
 """The websocket worker: connect, say hello, read frames, reconnect when the line drops.
 
-:meth:`Connection.run` is the body of the app's one network worker. It turns
+:meth:`ServerConnection.run` is the body of the app's one network worker. It turns
 every frame into a Textual message posted to the app (:class:`ServerEvent`),
 and reports the state of the line (:class:`LinkChanged`). The app sends with
-:meth:`Connection.send`, which never blocks: frames go through a queue that
+:meth:`ServerConnection.send`, which never blocks: frames go through a queue that
 belongs to the current connection, so a play typed while the line is down is
 refused at once rather than sent, late, after a reconnect.
 
@@ -45,7 +45,7 @@ from .failures import (
     not_protocol,
     url_problem,
 )
-from .tokens import Identity, TokenStore
+from .tokens import KeptIdentity, TokenStore
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 
     from .state import Link
 
-__all__ = ["Connection", "LinkChanged", "NameRefused", "ServerEvent", "backoff"]
+__all__ = ["LinkChanged", "NameRefused", "ServerConnection", "ServerEvent", "backoff"]
 
 log = logging.getLogger("flowergarden.client")
 
@@ -111,7 +111,7 @@ def backoff(attempt: int, rng: random.Random, base: float = 0.5, cap: float = 15
     return step / 2 + rng.uniform(0, step / 2)
 
 
-class Connection:
+class ServerConnection:
     """One player's line to one server; see the module's docstring."""
 
     def __init__(
@@ -243,7 +243,7 @@ class Connection:
             reply = await self._answer(ws)
             if isinstance(reply, Welcome):
                 self.name = reply.name
-                self.tokens.put(self.url, Identity(reply.name, reply.token))
+                self.tokens.put(self.url, KeptIdentity(reply.name, reply.token))
                 self._welcomed = self._welcomed_before = True
                 self._post(ServerEvent(reply))
                 return

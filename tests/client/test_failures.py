@@ -19,9 +19,9 @@ from websockets.exceptions import ConnectionClosedError, InvalidMessage, Invalid
 from websockets.http11 import Response
 
 import client.net
-from client.app import FlowerGardenApp
 from client.failures import NO_NEW_PLAYERS, closed, failure, hello_refused, url_problem
 from client.options import Options
+from client.textual_app import FlowerGardenApp
 from protocol import Error
 
 from .conftest import driving, flat, fresh_name
