@@ -52,6 +52,7 @@ from protocol import (
     decode,
     encode_bytes,
 )
+from protocol.close_codes import CloseCode
 from server.cluster.cluster import Cluster
 from server.cluster.remote import RemoteConn
 from server.http.api import Api
@@ -243,7 +244,7 @@ class GameServer:
             await self.cluster.close()
         listener = self._listener
         if listener is not None:
-            await listener.close_connections(1001, "the server is shutting down")
+            await listener.close_connections(CloseCode.GOING_AWAY, "the server is shutting down")
         # The store finishes every call already made of it as it closes (and
         # stops retrying writes that keep failing): waiting for the hellos and
         # writes before closing it could be waiting for ever.
@@ -285,7 +286,7 @@ class GameServer:
         if not self._admit(conn):
             return
         if isinstance(message, bytes):
-            self._let_go(conn, 1003, "binary frames are refused")
+            self._let_go(conn, CloseCode.UNSUPPORTED_DATA, "binary frames are refused")
         elif conn.waiting is not None:
             conn.waiting.append(message)
         else:
@@ -317,7 +318,7 @@ class GameServer:
         if verdict is Verdict.LIMIT:
             self._error(conn, Error(code="rate_limited", message="too many messages; slow down"))
         elif verdict is Verdict.CLOSE:
-            self._let_go(conn, 1008, "too many messages")
+            self._let_go(conn, CloseCode.POLICY_VIOLATION, "too many messages")
         return verdict is Verdict.ACCEPT
 
     def _handle(self, conn: AnyConn, text: str) -> bool:
@@ -337,7 +338,7 @@ class GameServer:
                 self._on_message(conn, text)
         except Exception:
             log.exception("handling a message from %s failed", conn.ip)
-            self._let_go(conn, 1011, "internal error")
+            self._let_go(conn, CloseCode.INTERNAL_ERROR, "internal error")
             return False
         return True
 
@@ -355,7 +356,7 @@ class GameServer:
 
     def _hello_timeout(self, conn: AnyConn) -> None:
         if conn.player is None and not conn.replaced:
-            conn.close(1008, "no hello in time")
+            conn.close(CloseCode.POLICY_VIOLATION, "no hello in time")
 
     def _before_hello(self, conn: AnyConn, frame: str) -> None:
         message = self._decoded(conn, frame)
@@ -376,7 +377,7 @@ class GameServer:
         waiting, conn.waiting = conn.waiting or [], None
         if not hello.cancelled() and (exc := hello.exception()) is not None:
             log.error("saying hello from %s failed", conn.ip, exc_info=exc)
-            self._let_go(conn, 1011, "internal error")
+            self._let_go(conn, CloseCode.INTERNAL_ERROR, "internal error")
             return
         for i, text in enumerate(waiting):
             if conn.let_go or conn.closing or not self._handle(conn, text):
@@ -461,7 +462,7 @@ class GameServer:
         if old is not None:
             old.player = None  # its ending is not this player leaving
             old.replaced = True
-            old.close(4000, "replaced by a newer connection")
+            old.close(CloseCode.REPLACED, "replaced by a newer connection")
         if self.cluster is not None:
             self.cluster.changed()  # one more online
         outputs = self.lobby.connect(

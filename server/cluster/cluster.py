@@ -52,6 +52,7 @@ from core.glicko2 import Glicko
 from core.identity import Identity
 from core.limits import RateLimiter
 from protocol import ClientMessage, Lobby, Rules, Seek, encode
+from protocol.close_codes import CloseCode
 from server.transport.outbox import Wire
 
 from .bus import Bus
@@ -131,7 +132,7 @@ class Cluster:
             await self.shared.leave()
         self._closed = True
         for remote in list(self._remotes.values()):
-            remote.close(1001, "the server is shutting down")
+            remote.close(CloseCode.GOING_AWAY, "the server is shutting down")
             remote.write()  # now, not on the writer's next pass: the bus closes next
         await self.bus.close()  # it sends what is queued first, for a second at most
 
@@ -320,7 +321,7 @@ class Cluster:
         if message["k"] == "out":
             conn.enqueue(Wire(base64.b64decode(message["d"])))
         else:
-            conn.replaced = message["code"] == 4000
+            conn.replaced = message["code"] == CloseCode.REPLACED
             conn.close(message["code"], message["why"])
 
     def _from_socket(self, remote: RemoteConn, message: dict[str, Any]) -> None:
@@ -437,7 +438,7 @@ class Cluster:
             if mine:
                 await self._restored(set(mine), dead)
             for conn in [c for c in self._proxied.values() if c.proxy == dead]:
-                conn.close(1012, "that server has gone; connect again")
+                conn.close(CloseCode.SERVICE_RESTART, "that server has gone; connect again")
 
     async def _share_connections(self) -> None:
         """Publish this worker's busy addresses, and learn the others' (each beat)."""
