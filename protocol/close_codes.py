@@ -20,7 +20,7 @@ __all__ = ["STAY_AWAY", "CloseCode"]
 
 
 class CloseCode(IntEnum):
-    """A close code the server sends, or a client sends it."""
+    """A close code of the contract: the server sends each; a client sends NORMAL_CLOSURE too."""
 
     NORMAL_CLOSURE = 1000
     """Done: a client leaving, or closing on purpose to catch up (it comes back at once)."""
