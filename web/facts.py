@@ -108,13 +108,12 @@ def _checks() -> list[Fact]:
 
 
 def _wire() -> list[Fact]:
-    """The wire's alphabets: cards, statuses, error codes, close codes."""
+    """The wire's alphabets: cards, the racing statuses, error codes, close codes."""
     statuses: tuple[BoardStatus, ...] = get_args(BoardStatus)
     closes = {code.name: int(code) for code in CloseCode}
     return [
         ("RANKS", "engine.RANKS: a card's first character", RANKS),
         ("SUITS", "engine.SUITS: a card's second character", SUITS),
-        ("STATUSES", "protocol.BoardStatus", list(statuses)),
         (
             "RACING",
             "protocol.RACING: the statuses still racing",

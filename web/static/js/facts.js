@@ -40,17 +40,6 @@ export const RANKS = "A23456789TJQK";
 /** engine.SUITS: a card's second character. */
 export const SUITS = "SHDC";
 
-/** protocol.BoardStatus. */
-export const STATUSES = Object.freeze([
-  "playing",
-  "stuck",
-  "cleared",
-  "stalled",
-  "timed_out",
-  "resigned",
-  "abandoned",
-]);
-
 /** protocol.RACING: the statuses still racing. */
 export const RACING = Object.freeze(["playing", "stuck"]);
 
