@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-PACKAGES := engine protocol core server client bench
+PACKAGES := engine protocol core server client web bench
 HOST ?= 127.0.0.1
 PORT ?= 8765
 DB   ?= flowergarden.sqlite3
@@ -110,8 +110,9 @@ typecheck: $(BENCH_STAMP)  ## mypy --strict on the four packages and the benchma
 pytest: $(STAMP)  ## the test suite
 	$(BIN)/pytest -q
 
-schema: $(STAMP)  ## regenerate protocol/schema/*.json from the models
+schema: $(STAMP)  ## regenerate protocol/schema/*.json and web/static/js/facts.js from the models
 	$(BIN)/python -m protocol.schema
+	$(BIN)/python -m web.facts
 
 stats: $(STAMP)  ## deal statistics with 95% confidence intervals
 	$(BIN)/python -m engine stats --deals 200000

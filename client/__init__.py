@@ -4,7 +4,7 @@
   the screens read it out. No Textual, no sockets. :mod:`client.race_view`:
   one race in it (boards, times, the end); :mod:`client.dealcheck`: the deal's
   check at the end, through the engine.
-- :mod:`client.keys`, :mod:`client.cards`, :mod:`client.render`,
+- :mod:`client.keys`, :mod:`client.card_faces`, :mod:`client.render`,
   :mod:`client.result`, :mod:`client.timing`: pure helpers (one-key labels,
   card faces, board drawings, the result, time in words).
 - :mod:`client.net`: the websocket worker, and :mod:`client.failures`: why a
@@ -13,12 +13,12 @@
   stand-in for it, running the server's race core (:class:`core.race.Race`)
   locally; :mod:`client.tokens`: the per-server token file; :mod:`client.bests`: practice
   personal bests; :mod:`client.jsonfile`: how both files are read and written.
-- :mod:`client.api`: the server's HTTP API, the one module that speaks HTTP
+- :mod:`client.api_client`: the server's HTTP API, the one module that speaks HTTP
   (urllib in a thread); :mod:`client.apidata`: its answers as models;
   :mod:`client.lookups`: what was asked and answered, in the state;
   :mod:`client.replay`: a finished race played again from its record, on a
-  clock the caller moves; :mod:`client.pages`: drawings of all these.
-- :mod:`client.app` and :mod:`client.screens`: the Textual app;
+  clock the caller moves; :mod:`client.api_drawings`: drawings of all these.
+- :mod:`client.textual_app` and :mod:`client.screens`: the Textual app;
   :mod:`client.cli`: the ``flowergarden`` command line.
 """
 

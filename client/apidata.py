@@ -1,9 +1,9 @@
 """What the server's HTTP API answers, read into typed values (PROTOCOL.md, "HTTP").
 
-Pure: JSON in, models out; :mod:`client.api` does the fetching. The models
+Pure: JSON in, models out; :mod:`client.api_client` does the fetching. The models
 ignore fields they do not know (the protocol grows by additions) and check the
 ones the screens show, so that an answer of the wrong shape is one clear error
-(:class:`pydantic.ValidationError`, which :mod:`client.api` puts in words)
+(:class:`pydantic.ValidationError`, which :mod:`client.api_client` puts in words)
 rather than a crash in a screen. A race's whole record is kept as the JSON it
 came as, too: :func:`engine.verify_record` and :mod:`client.replay` read it with
 the engine's own reading, and nothing here restates it.

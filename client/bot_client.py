@@ -24,10 +24,12 @@ How it goes, message by message (each one typed by :mod:`protocol`):
    went wrong: it reconnects at once, and ``game_state`` puts it right.
 4. ``game_over``: the bot stops, or with ``--forever`` seeks again.
 
-A dropped connection is tried again after a backoff (exponential from 0.5 s
-to 15 s, half of it random), with the token, so the race goes on; a newer
-connection with the same token (close code 4000) stops the bot. It never
-resigns. Exit code 0 after its last race, 1 when it cannot go on.
+A dropped connection is tried again after the clients' backoff
+(:data:`core.backoff.CLIENT`: exponential from 0.5 s to 15 s, half of it
+random), with the token, so the race goes on; a close code of
+:data:`~protocol.close_codes.STAY_AWAY` (a newer connection with the same
+token, or a ban) stops the bot. It never resigns. Exit code 0 after its last
+race, 1 when it cannot go on.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 import engine
+from core.backoff import CLIENT
 from core.bot_policy import BotPolicy
 from protocol import (
     PROTOCOL_VERSION,
@@ -72,7 +75,7 @@ from protocol import (
 
 from .failures import Failure, closed, failure, hello_refused, url_problem
 from .options import DEFAULT_SERVER, RACE_RULES
-from .tokens import Identity
+from .tokens import KeptIdentity
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -81,11 +84,11 @@ if TYPE_CHECKING:
 
     from .tokens import TokenStore
 
-__all__ = ["BotClient", "BotOptions", "backoff"]
+__all__ = ["BotClient", "BotOptions"]
 
 log = logging.getLogger("flowergarden.bot")
 
-REPLACED, OPEN_TIMEOUT = 4000, 10.0
+OPEN_TIMEOUT = 10.0
 PROBE = "bot-probe"
 """The ``id`` of the ``lobby`` probe after each ``welcome``."""
 FATAL = {"room_not_found", "room_full", "rate_limited"}
@@ -124,12 +127,6 @@ class _Resync(Exception):
 
 RESYNC = Failure("catching up with the server", retry=True)
 """How a connection the bot closed to resync ends: it connects again at once."""
-
-
-def backoff(attempt: int, rng: random.Random, base: float = 0.5, cap: float = 15.0) -> float:
-    """Seconds before reconnection attempt ``attempt`` (1, 2, ...): the terminal client's."""
-    step: float = min(cap, base * 2.0 ** (attempt - 1))
-    return step / 2 + rng.uniform(0, step / 2)
 
 
 class BotClient:
@@ -176,7 +173,7 @@ class BotClient:
                 log.error("%s", ended.words)
                 return 1
             attempt = 0 if ended is RESYNC else attempt + 1
-            delay = 0.0 if attempt == 0 else backoff(attempt, self._rng)
+            delay = 0.0 if attempt == 0 else CLIENT.after(attempt, self._rng)
             log.info("%s; connecting again in %.1f s", ended.words, delay)
             await asyncio.sleep(delay)
 
@@ -201,9 +198,6 @@ class BotClient:
                 finally:
                     self.websocket = None
                     self._stop_moving()
-                if ws.close_code == REPLACED:
-                    log.error("signed in elsewhere with this token: this bot stops")
-                    return 1
                 return closed(ws.close_code, url)
         except (OSError, EOFError, WebSocketException) as exc:
             return failure(exc, url, welcomed_before=self._welcomed_before)
@@ -219,7 +213,7 @@ class BotClient:
             reply = await self._answer(ws)
             if isinstance(reply, Welcome):
                 self.name, self._idle_s = reply.name, float(reply.limits.idle_s)
-                self.tokens.put(url, Identity(reply.name, reply.token))
+                self.tokens.put(url, KeptIdentity(reply.name, reply.token))
                 self._welcomed_before, self.websocket = True, ws
                 log.info("welcomed as %s", reply.name)
                 return reply

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from protocol import BotRequest, Rules
 
-from .cards import glyphs_supported
+from .card_faces import glyphs_supported
 from .failures import url_problem
 from .levels import DEFAULT_LEVEL, LEVELS
 from .options import DEFAULT_SERVER, RACE_RULES, Options
@@ -241,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
         return bot(argv[1:])
     encoding = sys.stdout.encoding or locale.getpreferredencoding(False)
     options = parse_args(argv, encoding=encoding)
-    from .app import FlowerGardenApp  # Textual loads only once the arguments are good
+    from .textual_app import FlowerGardenApp  # Textual loads only once the arguments are good
 
     result = FlowerGardenApp(options).run()
     return 0 if result is None else result

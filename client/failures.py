@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-:class:`~client.net.Connection` hands every exception that ends a connection
+:class:`~client.net.ServerConnection` hands every exception that ends a connection
 attempt to :func:`failure`, with whether this client was ever welcomed on
 that server. The answer is one line of words and a verdict:
 
@@ -37,6 +37,8 @@ from websockets.exceptions import (
     InvalidURI,
     ProxyError,
 )
+
+from protocol.close_codes import STAY_AWAY, CloseCode
 
 if TYPE_CHECKING:
     from .state import Link
@@ -132,15 +134,27 @@ def _status(code: int, where: str, *, welcomed_before: bool) -> Failure:
     return Failure(f"{where} answered HTTP {code}: {NOT_OURS}", retry=welcomed_before)
 
 
-_CLOSES = {
-    1001: "the server shut down; it may be restarting",
-    1008: "the server closed the connection: too many messages",
-    1011: "the server failed while handling a message",
+_CLOSES: dict[int, str] = {
+    CloseCode.GOING_AWAY: "the server shut down; it may be restarting",
+    CloseCode.POLICY_VIOLATION: "the server closed the connection: too many messages",
+    CloseCode.INTERNAL_ERROR: "the server failed while handling a message",
+    CloseCode.SERVICE_RESTART: "the server is restarting",
 }
+_STAYED_AWAY: dict[int, Failure] = {
+    CloseCode.REPLACED: Failure(
+        "signed in elsewhere: this client stopped", retry=False, link="replaced"
+    ),
+    CloseCode.BANNED: Failure("this player is banned from this server", retry=False),
+}
+assert set(_STAYED_AWAY) == STAY_AWAY
 
 
 def closed(code: int | None, url: str) -> Failure:
-    """Why a welcomed connection ended, from its close code (None or 1006: it dropped)."""
+    """Why a welcomed connection ended, from its close code (None or 1006: it dropped);
+    after a code of :data:`~protocol.close_codes.STAY_AWAY`, the client stops."""
+    stop = _STAYED_AWAY.get(code or 0)
+    if stop is not None:
+        return stop
     words = _CLOSES.get(code or 0, f"the connection to {address(url)} dropped")
     return Failure(words, retry=True)
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from engine import Card, MalformedCard, parse_lenient
 
-from .cards import card_name
+from .card_faces import card_name
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

@@ -24,7 +24,7 @@ from .apidata import Leaderboard, Profile, RacePage, RaceRecordData, RaceSummary
 from .replay import Replay, ReplayError
 
 if TYPE_CHECKING:
-    from .api import Api
+    from .api_client import ApiClient
 
 __all__ = [
     "History",
@@ -68,8 +68,8 @@ Query: TypeAlias = LeaderboardQuery | ProfileQuery | HistoryQuery | RaceQuery
 Answer: TypeAlias = Leaderboard | Profile | RacePage | RaceRecordData
 
 
-async def answer(api: Api, query: Query) -> Answer:
-    """Ask the API what ``query`` asks; :class:`~client.api.ApiError` if it cannot answer."""
+async def answer(api: ApiClient, query: Query) -> Answer:
+    """Ask the API what ``query`` asks; :class:`~client.api_client.ApiError` if it cannot answer."""
     if isinstance(query, LeaderboardQuery):
         return await api.leaderboard(query.limit)
     if isinstance(query, ProfileQuery):

@@ -1,19 +1,21 @@
 """The websocket worker: connect, say hello, read frames, reconnect when the line drops.
 
-:meth:`Connection.run` is the body of the app's one network worker. It turns
+:meth:`ServerConnection.run` is the body of the app's one network worker. It turns
 every frame into a Textual message posted to the app (:class:`ServerEvent`),
 and reports the state of the line (:class:`LinkChanged`). The app sends with
-:meth:`Connection.send`, which never blocks: frames go through a queue that
+:meth:`ServerConnection.send`, which never blocks: frames go through a queue that
 belongs to the current connection, so a play typed while the line is down is
 refused at once rather than sent, late, after a reconnect.
 
-Reconnecting: after a drop the worker waits ``backoff(attempt)`` (exponential
-from 0.5 s, capped at 15 s, half of it random so that a server restart is not
-met by every client at the same instant), then says ``hello`` with the stored
-token, which resumes the race: the server answers with ``game_state``. A
-welcome resets the attempts. Close code 4000 (this player connected again
-elsewhere) ends the worker: reconnecting would take the player back from
-the newer connection, which would do the same, forever.
+Reconnecting: after a drop the worker waits as :data:`core.backoff.CLIENT`
+says (exponential from 0.5 s, capped at 15 s, half of it random so that a
+server restart is not met by every client at the same instant), then says
+``hello`` with the stored token, which resumes the race: the server answers
+with ``game_state``. A welcome resets the attempts. A close code of
+:data:`~protocol.close_codes.STAY_AWAY` ends the worker: after ``REPLACED``
+(this player connected again elsewhere) reconnecting would take the player
+back from the newer connection, which would do the same, forever; after
+``BANNED`` the server would only refuse it.
 
 Failing: every way a connection ends is put in words by :mod:`client.failures`,
 which also decides whether trying again can help; the words go to the app in
@@ -34,6 +36,7 @@ from textual.message import Message
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+from core.backoff import CLIENT
 from protocol import PROTOCOL_VERSION, DecodeError, Error, Hello, Welcome, decode_server, encode
 
 from .failures import (
@@ -45,7 +48,7 @@ from .failures import (
     not_protocol,
     url_problem,
 )
-from .tokens import Identity, TokenStore
+from .tokens import KeptIdentity, TokenStore
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -54,11 +57,10 @@ if TYPE_CHECKING:
 
     from .state import Link
 
-__all__ = ["Connection", "LinkChanged", "NameRefused", "ServerEvent", "backoff"]
+__all__ = ["LinkChanged", "NameRefused", "ServerConnection", "ServerEvent"]
 
 log = logging.getLogger("flowergarden.client")
 
-REPLACED = 4000
 OPEN_TIMEOUT = 10.0
 """Seconds for the TCP connection and the websocket handshake, and again for hello's answer."""
 
@@ -105,13 +107,7 @@ class _Refused(Exception):
         self.failure = failure
 
 
-def backoff(attempt: int, rng: random.Random, base: float = 0.5, cap: float = 15.0) -> float:
-    """Seconds to wait before reconnection attempt ``attempt`` (1, 2, ...)."""
-    step: float = min(cap, base * 2.0 ** (attempt - 1))
-    return step / 2 + rng.uniform(0, step / 2)
-
-
-class Connection:
+class ServerConnection:
     """One player's line to one server; see the module's docstring."""
 
     def __init__(
@@ -181,7 +177,7 @@ class Connection:
                 delay, self._now, reason = 0.0, False, ""
             else:
                 attempt += 1
-                delay = backoff(attempt, self._rng)
+                delay = CLIENT.after(attempt, self._rng)
             link: Link = "reconnecting" if self._welcomed_before else "connecting"
             self._post(LinkChanged(link, attempt, delay, reason))
             await asyncio.sleep(delay)
@@ -193,10 +189,6 @@ class Connection:
                 await self._hello(ws)
                 with contextlib.suppress(ConnectionClosed):
                     await self._serve(ws)
-                if ws.close_code == REPLACED:
-                    return Failure(
-                        "signed in elsewhere: this client stopped", retry=False, link="replaced"
-                    )
                 return closed(ws.close_code, self.url)
         except _Refused as refused:
             return refused.failure
@@ -243,7 +235,7 @@ class Connection:
             reply = await self._answer(ws)
             if isinstance(reply, Welcome):
                 self.name = reply.name
-                self.tokens.put(self.url, Identity(reply.name, reply.token))
+                self.tokens.put(self.url, KeptIdentity(reply.name, reply.token))
                 self._welcomed = self._welcomed_before = True
                 self._post(ServerEvent(reply))
                 return

@@ -1,6 +1,6 @@
 """Practice: the server's own race core, run here on a local clock, standing in for the server.
 
-:class:`Practice` answers the same commands as :class:`~client.net.Connection`
+:class:`Practice` answers the same commands as :class:`~client.net.ServerConnection`
 and posts the same messages a server would (``played``, ``redealt``,
 ``status``, ``error``), so the race screen and its keys are the very ones of a
 race. Those messages come from :class:`core.race.Race`, the core every

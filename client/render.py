@@ -14,7 +14,7 @@ from engine import Card
 from protocol import RACING
 
 from .apidata import rating_text
-from .cards import CARD_WIDTH, card_text, suit_mark
+from .card_faces import CARD_WIDTH, card_text, suit_mark
 from .keys import BED_KEYS
 from .timing import IDLE_WARNING, clock_text, stopwatch_text
 

@@ -32,7 +32,7 @@ import engine
 from engine.record import MalformedRecord, RaceRecord, RecordedMove, read_record
 from protocol import wire_status
 
-from .cards import card_name
+from .card_faces import card_name
 from .race_view import Outcome, RaceView
 from .timing import seconds_text
 

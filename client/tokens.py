@@ -20,11 +20,11 @@ from .jsonfile import config_dir, read_json, write_json
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["Identity", "TokenStore", "config_dir"]
+__all__ = ["KeptIdentity", "TokenStore", "config_dir"]
 
 
 @dataclass(frozen=True, slots=True)
-class Identity:
+class KeptIdentity:
     """Who this client is on one server."""
 
     name: str
@@ -37,7 +37,7 @@ class TokenStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path if path is not None else config_dir() / "tokens.json"
 
-    def get(self, url: str, name: str | None = None) -> Identity | None:
+    def get(self, url: str, name: str | None = None) -> KeptIdentity | None:
         """The identity for ``name`` (any case) on ``url``; with no name, the last one used."""
         server = self._read().get(url)
         if not isinstance(server, dict):
@@ -47,10 +47,10 @@ class TokenStore:
         if isinstance(entry, dict):
             name, token = entry.get("name"), entry.get("token")
             if isinstance(name, str) and isinstance(token, str):
-                return Identity(name, token)
+                return KeptIdentity(name, token)
         return None
 
-    def put(self, url: str, identity: Identity) -> None:
+    def put(self, url: str, identity: KeptIdentity) -> None:
         """Keep ``identity`` for ``url`` and make it the last one used."""
         entries = self._read()
         server = entries.get(url)

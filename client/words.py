@@ -5,11 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from protocol import Error
+    from protocol import Error, ErrorCode
 
     from .state import Outcome
 
-__all__ = ["error_words", "outcome_words"]
+__all__ = ["REMATCH_ID", "error_words", "outcome_words"]
+
+REMATCH_ID = "rematch"
+"""The ``id`` this client puts on ``rematch``. The server copies it into the answer, so an
+error that carries it answers the rematch (``game_not_found``: the offer lapsed): the
+client tells the cases apart by code and id, never by the English of ``message``."""
 
 
 def outcome_words(
@@ -87,7 +92,7 @@ def _names(outcome: Outcome, players: list[str]) -> tuple[str, str]:
     return players[outcome.winner], players[1 - outcome.winner]
 
 
-_ERROR_WORDS = {
+_ERROR_WORDS: dict[ErrorCode, str] = {
     "illegal_move": "the server refused that play",
     "room_not_found": "no open room has that code",
     "room_full": "that room's race has already started",
@@ -101,6 +106,6 @@ _ERROR_WORDS = {
 
 
 def error_words(error: Error) -> str:
-    if error.code == "game_not_found" and "rematch" in error.message:
+    if error.code == "game_not_found" and error.id == REMATCH_ID:
         return "the rematch offer has lapsed"
     return f"{_ERROR_WORDS.get(error.code, error.code)}: {error.message}"

@@ -34,6 +34,7 @@ from protocol import (
     Hello,
     decode,
 )
+from protocol.close_codes import CloseCode
 from server.cluster.cluster import Cluster
 from server.cluster.remote import RemoteConn
 from server.http.api import Api
@@ -194,7 +195,7 @@ class GameServer:
         await self.peers.close()  # hands the races over: the lease goes now
         listener = self._listener
         if listener is not None:
-            await listener.close_connections(1001, "the server is shutting down")
+            await listener.close_connections(CloseCode.GOING_AWAY, "the server is shutting down")
         # The store finishes every call already made of it as it closes (and
         # stops retrying writes that keep failing): waiting for the hellos and
         # writes before closing it could be waiting for ever.
@@ -236,7 +237,7 @@ class GameServer:
         if not self._admit(conn):
             return
         if isinstance(message, bytes):
-            self.let_go(conn, 1003, "binary frames are refused")
+            self.let_go(conn, CloseCode.UNSUPPORTED_DATA, "binary frames are refused")
         elif conn.waiting is not None:
             conn.waiting.append(message)
         else:
@@ -268,7 +269,7 @@ class GameServer:
         if verdict is Admission.LIMIT:
             self.error(conn, Error(code="rate_limited", message="too many messages; slow down"))
         elif verdict is Admission.CLOSE:
-            self.let_go(conn, 1008, "too many messages")
+            self.let_go(conn, CloseCode.POLICY_VIOLATION, "too many messages")
         return verdict is Admission.ACCEPT
 
     def handle(self, conn: AnyConn, text: str) -> bool:
@@ -285,7 +286,7 @@ class GameServer:
                 self._on_message(conn, message)
         except Exception:
             log.exception("handling a message from %s failed", conn.ip)
-            self.let_go(conn, 1011, "internal error")
+            self.let_go(conn, CloseCode.INTERNAL_ERROR, "internal error")
             return False
         return True
 
@@ -303,7 +304,7 @@ class GameServer:
 
     def _hello_timeout(self, conn: AnyConn) -> None:
         if conn.player is None and not conn.replaced:
-            conn.close(1008, "no hello in time")
+            conn.close(CloseCode.POLICY_VIOLATION, "no hello in time")
 
     def _on_message(self, conn: AnyConn, message: ClientMessage) -> None:
         """A decoded message: only a ``hello`` waits (for the store); nothing else does."""
@@ -350,7 +351,7 @@ class GameServer:
         if old is not None:
             old.player = None  # its ending is not this player leaving
             old.replaced = True
-            old.close(4000, "replaced by a newer connection")
+            old.close(CloseCode.REPLACED, "replaced by a newer connection")
         self.peers.changed()  # one more online
         outputs = self.lobby.connect(
             identity.player_id, identity.name, self.clock(), conn.ip, identity.rating

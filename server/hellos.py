@@ -16,6 +16,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from core.events import Refused
+from protocol.close_codes import CloseCode
 
 from .conn import Conn, error
 
@@ -52,7 +53,7 @@ class Hellos:
         server = self._server
         if not hello.cancelled() and (exc := hello.exception()) is not None:
             log.error("saying hello from %s failed", conn.ip, exc_info=exc)
-            server.let_go(conn, 1011, "internal error")
+            server.let_go(conn, CloseCode.INTERNAL_ERROR, "internal error")
             return
         for i, text in enumerate(waiting):
             if conn.let_go or conn.closing or not server.handle(conn, text):

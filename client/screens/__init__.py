@@ -6,10 +6,10 @@ from __future__ import annotations
 from .base import StateScreen
 from .browse import BrowseScreen, HistoryScreen, LeaderboardScreen, ProfileScreen
 from .forms import BotScreen, RulesChoice, RulesScreen
-from .lobby import LobbyScreen
+from .lobby_screen import LobbyScreen
 from .modals import ConfirmScreen, HelpScreen, JoinScreen, NameScreen
-from .race import RaceScreen
-from .replay import ReplayScreen
+from .race_screen import RaceScreen
+from .replay_screen import ReplayScreen
 
 __all__ = [
     "BotScreen",

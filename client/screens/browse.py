@@ -15,17 +15,17 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer
 
-from ..lookups import HistoryQuery, LeaderboardQuery, ProfileQuery
-from ..messages import Fetch
-from ..pages import (
+from ..api_drawings import (
     history_rows,
     history_title,
     leader_rows,
     lookup_status,
     render_profile,
 )
+from ..lookups import HistoryQuery, LeaderboardQuery, ProfileQuery
+from ..messages import Fetch
 from .base import StateScreen, TextView, refill
-from .replay import ReplayScreen
+from .replay_screen import ReplayScreen
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -51,6 +51,7 @@ from redis.exceptions import RedisError
 from core.events import Output, Queued, RaceEnded, RaceStarted, RoomListed, Send
 from protocol import ClientMessage, Rules, Seek, encode
 from protocol import Lobby as LobbyRequest
+from protocol.close_codes import CloseCode
 
 from .bus import Bus
 from .failover import Failover
@@ -132,7 +133,7 @@ class Cluster:
         await self.tasks.close(timeout=1.0)
         with contextlib.suppress(RedisError, OSError):
             await self.shared.leave()
-        self.links.close_remotes(1001, "the server is shutting down")
+        self.links.close_remotes(CloseCode.GOING_AWAY, "the server is shutting down")
         await self.bus.close()  # it sends what is queued first, for a second at most
 
     # -- the seam (server/peers.py) ----------------------------------------------

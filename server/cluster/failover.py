@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from redis.exceptions import RedisError
 
 from core.backoff import REDIS
+from protocol.close_codes import CloseCode
 
 from .shared import BEAT, LEASE
 
@@ -79,7 +80,9 @@ class Failover:
             mine = [game_id for game_id in theirs if await shared.claim(game_id, dead)]
             if mine:
                 await self._restored(set(mine), dead)
-            self._cluster.links.close_proxied_to(dead, 1012, "that server has gone; connect again")
+            self._cluster.links.close_proxied_to(
+                dead, CloseCode.SERVICE_RESTART, "that server has gone; connect again"
+            )
 
     def reconnected(self) -> None:
         """The bus is subscribed again after losing Redis."""

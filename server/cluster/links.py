@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from core.glicko2 import Glicko
 from core.identity import Identity
 from core.limits import RateLimiter
+from protocol.close_codes import CloseCode
 from server.transport.outbox import Wire, Writer
 
 from .remote import RemoteConn
@@ -90,7 +91,7 @@ class Links:
         if message["k"] == "out":
             conn.enqueue(Wire(_bytes(message["d"])))
         else:
-            conn.replaced = message["code"] == 4000
+            conn.replaced = message["code"] == CloseCode.REPLACED
             conn.close(message["code"], message["why"])
 
     def close_proxied_to(self, worker: str, code: int, reason: str) -> None:

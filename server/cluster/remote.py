@@ -15,6 +15,7 @@ import base64
 from typing import TYPE_CHECKING
 
 from protocol import encode_bytes
+from protocol.close_codes import CloseCode
 from server.transport.outbox import Outbox, Wire
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ class RemoteConn(Outbox):
         )
 
     def write_end(self) -> None:
-        code, reason = self._closing_with or (1000, "")
+        code, reason = self._closing_with or (CloseCode.NORMAL_CLOSURE, "")
         self._send(self.worker, {"k": "close", "c": self.conn_id, "code": code, "why": reason})
 
     def overflowed(self) -> None:
@@ -106,4 +107,7 @@ class RemoteConn(Outbox):
     def cut_off(self) -> None:
         if not self.closing:
             self.drop()
-            self._send(self.worker, {"k": "close", "c": self.conn_id, "code": 1011, "why": ""})
+            self._send(
+                self.worker,
+                {"k": "close", "c": self.conn_id, "code": CloseCode.INTERNAL_ERROR, "why": ""},
+            )

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from client.app import FlowerGardenApp
 from client.options import Options
+from client.textual_app import FlowerGardenApp
 from protocol import Rules
 from server.app import GameServer
 from server.config import Settings

@@ -1,4 +1,4 @@
-"""The client's HTTP module (client/api.py) against a real HTTP server on port 0.
+"""The client's HTTP module (client/api_client.py) against a real HTTP server on port 0.
 
 The server is :class:`~tests.client.apistub.ApiStub`, serving canned JSON of
 the documented shape; every failure a person can meet comes back as one
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from client.api import Api, ApiError, api_base
+from client.api_client import ApiClient, ApiError, api_base
 from client.apidata import RaceRecordData
 
 from .apistub import SLOW, ApiStub, closed_port, leaderboard, profile, record, summary
@@ -41,7 +41,7 @@ async def test_each_call_reads_its_answer():
         "/api/races/g7": (200, record("g7")),
     }
     with ApiStub(pages) as stub:
-        api = Api(stub.url)
+        api = ApiClient(stub.url)
         board = await api.leaderboard(10)
         assert [(row.rank, row.name) for row in board.players] == [(1, "cat"), (2, "dan")]
         ann = await api.player("ann")
@@ -66,19 +66,19 @@ async def test_the_first_page_has_no_cursor_and_names_are_quoted():
         "/api/players/a-b_c/races": (200, {"races": [], "next": None})
     }
     with ApiStub(pages) as stub:
-        page = await Api(stub.url).races("a-b_c")
+        page = await ApiClient(stub.url).races("a-b_c")
         assert page.races == [] and page.next is None
     assert stub.requests == ["/api/players/a-b_c/races?limit=20"]
 
 
 async def failure(
     pages: dict[str, tuple[int, Any]],
-    call: Callable[[Api], Awaitable[object]],
+    call: Callable[[ApiClient], Awaitable[object]],
     **api: Any,
 ) -> tuple[ApiError, str]:
     with ApiStub(pages) as stub:
         with pytest.raises(ApiError) as caught:
-            await call(Api(stub.url, **api))
+            await call(ApiClient(stub.url, **api))
         return caught.value, f"127.0.0.1:{stub.port}"
 
 
@@ -106,15 +106,17 @@ async def test_a_server_without_the_api_is_said_so():
 
 async def test_rate_limited_and_restarting():
     error, where = await failure(
-        {"/api/leaderboard": (429, {"error": "rate_limited"})}, Api.leaderboard
+        {"/api/leaderboard": (429, {"error": "rate_limited"})}, ApiClient.leaderboard
     )
     assert error.words == f"{where} answers no more requests from this address for now: try again"
-    error, where = await failure({"/api/leaderboard": (503, b"")}, Api.leaderboard)
+    error, where = await failure({"/api/leaderboard": (503, b"")}, ApiClient.leaderboard)
     assert error.words == f"{where} answered HTTP 503: the server may be restarting"
 
 
 async def test_answers_that_are_not_json_or_not_of_the_shape():
-    error, where = await failure({"/api/leaderboard": (200, b"<html>hi</html>")}, Api.leaderboard)
+    error, where = await failure(
+        {"/api/leaderboard": (200, b"<html>hi</html>")}, ApiClient.leaderboard
+    )
     assert error.words == f"{where} did not answer /api/leaderboard in JSON: an older server?"
     wrong = {"/api/players/ann": (200, {"name": "ann"})}
     error, where = await failure(wrong, lambda api: api.player("ann"))
@@ -130,18 +132,20 @@ async def test_answers_that_are_not_json_or_not_of_the_shape():
 async def test_nothing_listening_and_no_answer_in_time():
     port = closed_port()
     with pytest.raises(ApiError) as caught:
-        await Api(f"ws://127.0.0.1:{port}/ws").leaderboard()
+        await ApiClient(f"ws://127.0.0.1:{port}/ws").leaderboard()
     assert (
         caught.value.words
         == f"cannot reach 127.0.0.1:{port}: is the server running? (`make serve`)"
     )
-    error, where = await failure({"/api/leaderboard": (200, SLOW)}, Api.leaderboard, timeout=0.2)
+    error, where = await failure(
+        {"/api/leaderboard": (200, SLOW)}, ApiClient.leaderboard, timeout=0.2
+    )
     assert error.words == f"{where} did not answer in time"
 
 
 async def test_a_host_that_does_not_resolve():
     with pytest.raises(ApiError) as caught:
-        await Api("ws://no-such-host.invalid:8765/ws", timeout=2).leaderboard()
+        await ApiClient("ws://no-such-host.invalid:8765/ws", timeout=2).leaderboard()
     assert caught.value.words == "cannot find the host no-such-host.invalid: check the server URL"
 
 
@@ -153,7 +157,7 @@ async def test_a_cursor_the_server_does_not_know_and_other_refusals():
     }
     error, _ = await failure(pages, lambda api: api.races("ann", before="g0"))
     assert error.words == "the server lists no race g0 of ann: start again (r)"
-    error, _ = await failure(pages, Api.leaderboard)
+    error, _ = await failure(pages, ApiClient.leaderboard)
     assert error.words == "the server cannot answer that right now; try again in a moment (r)"
     error, where = await failure(pages, lambda api: api.player("ann"))
     assert error.words == f"{where} answered HTTP 400: limit must be 1 to 100"

@@ -1,7 +1,7 @@
 """The client's HTTP module against the real game server, after a real rated race.
 
 Two real apps race (a rated quick match on a real server on port 0); then
-:class:`client.api.Api`, given the server's websocket URL as a person gives
+:class:`client.api_client.ApiClient`, given the server's websocket URL as a person gives
 it, reads the profiles, the history and the race's record, and the record
 replays and verifies.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from client.api import Api, ApiError
+from client.api_client import ApiClient, ApiError
 from client.replay import Replay
 from protocol import Rules
 
@@ -33,7 +33,7 @@ async def test_the_api_module_reads_what_the_real_server_answers(start_server, m
         assert len(ratings) == 2 and ratings[a.race.seat or 0].after > 1500
         await a.until_shown("rating:")
         name, game_id = a.state.name, a.race.game_id
-    api = Api(server.url)
+    api = ApiClient(server.url)
     profile = await api.player(name.upper())  # names are one ignoring case
     assert profile.name == name and profile.provisional and profile.wins == 1
     page = await api.races(name)

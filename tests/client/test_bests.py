@@ -7,10 +7,10 @@ import stat
 
 import pytest
 
-from client.app import FlowerGardenApp
 from client.bests import Best, BestStore, PracticeBest, practice_key
 from client.options import Options
 from client.result import practice_best_words
+from client.textual_app import FlowerGardenApp
 from protocol import Rules
 
 from .conftest import driving, key_for, legal_card

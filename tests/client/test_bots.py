@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from textual.widgets import Checkbox, RadioButton
 
-from client.app import FlowerGardenApp
 from client.cli import parse_args
 from client.levels import LEVELS, bot_wait_words
 from client.messages import Command
 from client.options import RACE_RULES, Options
 from client.race_view import Waiting
 from client.state import ClientState
+from client.textual_app import FlowerGardenApp
 from core.bot_policy import PACES
 from core.bots import BOT_NAMES
 from protocol import BotRequest, Cancelled, Rules, Seek, Seeking

@@ -2,7 +2,7 @@
 
 The websocket is a :class:`~tests.client.scripted.ScriptedServer`; the HTTP API
 is an :class:`~tests.client.apistub.ApiStub` on its own port (the app is given
-an :class:`~client.api.Api` for it), standing in for the game server's API.
+an :class:`~client.api_client.ApiClient` for it), standing in for the game server's API.
 The app's clock is the test's: a replay moves only when the test moves it.
 """
 
@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from textual.widgets import Checkbox
 
-from client.api import Api
-from client.app import FlowerGardenApp
+from client.api_client import ApiClient
 from client.options import Options
+from client.textual_app import FlowerGardenApp
 from protocol import RatingChange, Rules
 
 from .apistub import RATED, ApiStub, closed_port, leaderboard, profile, record, summary
@@ -46,7 +46,7 @@ async def browsing(
     with ApiStub(pages) as stub:
         async with ScriptedServer(answer).running() as server:
             options = Options(server=server.url, name="ann", rules=rules or Options().rules)
-            api = Api(api_url or stub.url)
+            api = ApiClient(api_url or stub.url)
             app = FlowerGardenApp(options, clock=clock or Clock(), api=api)
             async with driving(app, size=(100, 30)) as driver:
                 await driver.until(lambda: driver.state.lobby is not None, "the lobby")

@@ -8,7 +8,6 @@ whose store fails when a new player says hello. Waits are for the state.
 
 from __future__ import annotations
 
-import random
 import socket
 from typing import TYPE_CHECKING
 
@@ -19,10 +18,11 @@ from websockets.exceptions import ConnectionClosedError, InvalidMessage, Invalid
 from websockets.http11 import Response
 
 import client.net
-from client.app import FlowerGardenApp
 from client.failures import NO_NEW_PLAYERS, closed, failure, hello_refused, url_problem
 from client.options import Options
+from client.textual_app import FlowerGardenApp
 from protocol import Error
+from protocol.close_codes import STAY_AWAY, CloseCode
 
 from .conftest import driving, flat, fresh_name
 from .scripted import ScriptedServer, tcp_server
@@ -224,6 +224,15 @@ def test_the_other_endings_in_words():
     assert url_problem(URL) is None
 
 
-def test_backoff_is_still_random_per_client():
-    rng = random.Random(3)
-    assert client.net.backoff(1, rng) != client.net.backoff(1, rng)
+@pytest.mark.parametrize("code", sorted(STAY_AWAY))
+def test_a_close_that_says_stay_away_stops_the_client(code):
+    ended = closed(code, URL)
+    assert not ended.retry
+    replaced = code == CloseCode.REPLACED
+    assert ended.link == ("replaced" if replaced else "failed")
+    assert ("signed in elsewhere" if replaced else "banned") in ended.words
+
+
+@pytest.mark.parametrize("code", [None, 1000, 1001, 1006, 1008, 1011, 1012])
+def test_every_other_close_is_tried_again(code):
+    assert closed(code, URL).retry

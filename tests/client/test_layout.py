@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from client.app import FlowerGardenApp
-from client.cards import card_name
+from client.card_faces import card_name
 from client.keys import BED_KEYS
 from client.options import Options
+from client.textual_app import FlowerGardenApp
 
 from .conftest import driving, seat
 from .test_race import play_by_key, racing

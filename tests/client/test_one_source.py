@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+import re
+
 import pytest
 
 import client.dealcheck
@@ -18,6 +21,7 @@ from client.state import ClientState
 from core.events import Refused
 from core.identity import Registry
 from protocol import Rules
+from protocol.close_codes import CloseCode
 
 NAMES = ["Ann", "a" * 20, "a" * 21, "", "Ann\n", "Ann Lee", "Zoë", "-_-", "a.b"]
 
@@ -83,4 +87,32 @@ def test_one_module_speaks_http():
         for path in root.rglob("*.py")
         if "urllib.request" in path.read_text() or "http.client" in path.read_text()
     )
-    assert speaking == ["api.py"]
+    assert speaking == ["api_client.py"]
+
+
+def _client_sources() -> dict[str, str]:
+    from pathlib import Path
+
+    root = Path(client.state.__file__).parent
+    return {str(path.relative_to(root)): path.read_text() for path in root.rglob("*.py")}
+
+
+def test_the_client_decides_by_error_code_never_by_the_words():
+    # ``message`` is English, for people (PROTOCOL.md): another server may say it otherwise.
+    english = re.compile(
+        r"\bin\s+\w+\.message\b|\.message\.(startswith|endswith|find|index|lower|casefold)\("
+        r"|\.message\s*[!=]=|re\.\w+\([^)]*\.message\b"
+    )
+    found = {name: english.findall(text) for name, text in _client_sources().items()}
+    assert {name: hits for name, hits in found.items() if hits} == {}
+
+
+def test_the_client_names_close_codes_from_the_protocol():
+    codes = {int(code) for code in CloseCode} - {CloseCode.NORMAL_CLOSURE}
+    for name, text in _client_sources().items():
+        numbers = {
+            node.value
+            for node in ast.walk(ast.parse(text))
+            if isinstance(node, ast.Constant) and type(node.value) is int
+        }
+        assert not numbers & codes, name

@@ -7,11 +7,13 @@ import stat
 
 import pytest
 
-from client.cards import card_name, card_text, glyphs_supported
+import client.bot_client
+import client.net
+from client.card_faces import card_name, card_text, glyphs_supported
 from client.cli import parse_args
-from client.net import backoff
 from client.options import RACE_RULES
-from client.tokens import Identity, TokenStore, config_dir
+from client.tokens import KeptIdentity, TokenStore, config_dir
+from core.backoff import CLIENT
 from engine import Card
 from protocol import Rules
 
@@ -25,13 +27,13 @@ def test_tokens_per_url_and_name(config_home):
     store = TokenStore()
     assert store.path == config_home / "flowergarden" / "tokens.json"
     assert store.get("ws://a/ws") is None
-    store.put("ws://a/ws", Identity("Ann", "t1"))
-    store.put("ws://a/ws", Identity("bob", "t2"))
-    store.put("ws://b/ws", Identity("Ann", "t3"))
+    store.put("ws://a/ws", KeptIdentity("Ann", "t1"))
+    store.put("ws://a/ws", KeptIdentity("bob", "t2"))
+    store.put("ws://b/ws", KeptIdentity("Ann", "t3"))
     again = TokenStore()
-    assert again.get("ws://a/ws") == Identity("bob", "t2")  # the last one used
-    assert again.get("ws://a/ws", "ann") == Identity("Ann", "t1")  # any case
-    assert again.get("ws://b/ws") == Identity("Ann", "t3")
+    assert again.get("ws://a/ws") == KeptIdentity("bob", "t2")  # the last one used
+    assert again.get("ws://a/ws", "ann") == KeptIdentity("Ann", "t1")  # any case
+    assert again.get("ws://b/ws") == KeptIdentity("Ann", "t3")
     assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
     again.forget("ws://a/ws", "ANN")
     assert again.get("ws://a/ws", "ann") is None
@@ -43,13 +45,18 @@ def test_a_damaged_token_file_is_not_fatal(config_home):
     store.path.parent.mkdir(parents=True)
     store.path.write_text("{not json")
     assert store.get("ws://a/ws") is None
-    store.put("ws://a/ws", Identity("ann", "t"))
-    assert store.get("ws://a/ws") == Identity("ann", "t")
+    store.put("ws://a/ws", KeptIdentity("ann", "t"))
+    assert store.get("ws://a/ws") == KeptIdentity("ann", "t")
 
 
-def test_backoff_grows_with_jitter_and_a_cap():
+def test_both_clients_reconnect_with_the_one_client_policy():
+    assert vars(client.net)["CLIENT"] is vars(client.bot_client)["CLIENT"] is CLIENT
+    assert "backoff" not in vars(client.net) and "backoff" not in vars(client.bot_client)
+
+
+def test_the_reconnect_waits_are_the_ones_docs_client_md_gives():
     rng = random.Random(1)
-    delays = [backoff(attempt, rng) for attempt in range(1, 12)]
+    delays = [CLIENT.after(attempt, rng) for attempt in range(1, 12)]
     assert 0.25 <= delays[0] <= 0.5
     assert 0.5 <= delays[1] <= 1.0
     assert all(7.5 <= delay <= 15.0 for delay in delays[7:])

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 import engine
-from client.app import FlowerGardenApp
 from client.net import ServerEvent
 from client.options import Options
 from client.practice import GAME_ID, Dealt, Practice, practice_dealer
+from client.textual_app import FlowerGardenApp
 from core.events import Send, SendPlayed
 from core.race import Race, SeatInfo
 from protocol import (

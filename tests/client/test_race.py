@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
-from protocol import Rules
+from protocol import Rules, Seek
 
 from .conftest import driving, fresh_name, key_for, legal_card, over, seat
 
@@ -167,6 +167,19 @@ async def test_resign_then_rematch(start_server, make_app):
         await a.press("escape")  # back to the lobby
         await a.until(lambda: a.state.race is None and a.state.lobby is not None, "the lobby")
         assert type(a.app.screen).__name__ == "LobbyScreen"
+
+
+async def test_a_lapsed_rematch_offer_is_said_so(start_server, make_app):
+    server = await start_server()
+    async with racing(make_app, server) as (a, b):
+        await a.press("x", "y")
+        await a.until(lambda: a.race.over is not None, "a's game_over")
+        await b.until(lambda: b.race.over is not None, "b's game_over")
+        b.app.send(Seek(rules=a.race.rules))  # anything else in the lobby: the offer lapses
+        await b.until(lambda: b.state.waiting is not None, "b seeking")
+        await a.press("r")
+        await a.until(lambda: a.state.notice == "the rematch offer has lapsed", "told so")
+        assert not a.race.rematch_asked
 
 
 async def test_reconnects_and_resumes_after_the_socket_drops(start_server, make_app):

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from client.api_drawings import ended_text, history_title, render_profile, summary_cells
 from client.apidata import Profile, RacePage, RaceSummary, rating_text
 from client.cli import parse_args
 from client.lookups import HistoryQuery, LeaderboardQuery, Lookups, ProfileQuery
-from client.pages import ended_text, history_title, render_profile, summary_cells
 from client.render import render_board, rules_words
 from client.result import rating_change_words, render_result
 from client.state import ClientState

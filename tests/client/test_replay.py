@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 import engine
+from client.api_drawings import replay_bar, replay_end, verdict_text
 from client.apidata import RaceRecordData
-from client.pages import replay_bar, replay_end, verdict_text
 from client.replay import Replay, ReplayError
 
 from .apistub import CLASSIC, record

@@ -14,8 +14,8 @@ import contextlib
 import sqlite3
 from typing import TYPE_CHECKING
 
-from client.app import FlowerGardenApp
 from client.options import Options
+from client.textual_app import FlowerGardenApp
 
 from .conftest import driving, fresh_name, over, seat
 from .scripted import ScriptedServer

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from textual.widgets import Checkbox
 
-from client.app import FlowerGardenApp
 from client.options import RACE_RULES, Options
+from client.textual_app import FlowerGardenApp
 from protocol import Cancelled, GameInfo, Room, RoomInfo, Rules, SeekInfo, Seeking, StatusChanged
 
 from .conftest import driving, flat, screen_lines

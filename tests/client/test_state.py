@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from client.state import ClientState, Outcome, outcome_words
+from client.words import REMATCH_ID
 from engine import Board
 from protocol import (
     Cancelled,
@@ -12,6 +13,7 @@ from protocol import (
     Play,
     Played,
     Redealt,
+    Rematch,
     RematchOffered,
     Room,
     Seeking,
@@ -159,6 +161,20 @@ def test_status_away_back_rematch_and_over():
     state.apply(RematchOffered(game_id=GAME), 114)
     assert race.rematch_offered
     state.apply(RematchOffered(game_id="another"), 114)  # not this race: ignored
+
+
+def test_a_lapsed_rematch_is_told_by_code_and_id_not_by_the_words():
+    state, _ = started()
+    state.apply(game_over(1, "resigned", [0, 0], seq=1), 110)
+    state.sending(Rematch(id=REMATCH_ID))
+    race = state.race
+    assert race is not None and race.rematch_asked
+    # A server speaking another language: the words are its own, the code and id are not.
+    state.apply(Error(code="game_not_found", message="la oferta caducó", id=REMATCH_ID), 111)
+    assert state.notice == "the rematch offer has lapsed" and not race.rematch_asked
+    # The same code for another request (a watch, say) is not the rematch, even in English.
+    state.apply(Error(code="game_not_found", message="no rematch race 'G'", id="w"), 112)
+    assert state.notice == "that race is not there any more: no rematch race 'G'"
 
 
 def test_waiting_in_the_lobby():

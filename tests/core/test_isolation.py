@@ -30,7 +30,8 @@ def test_core_imports_no_io() -> None:
 
 def test_the_client_uses_the_cores_and_never_the_server() -> None:
     code = (
-        "import sys, client.__main__, client.app, client.practice, client.bot, client.bot_client\n"
+        "import sys, client.__main__, client.textual_app, client.practice, client.bot,"
+        " client.bot_client\n"
         "print(','.join(m for m in sys.modules if m == 'server' or m.startswith('server.')))"
     )
     result = subprocess.run(

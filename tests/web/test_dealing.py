@@ -11,7 +11,7 @@ import json
 import random
 from pathlib import Path
 
-from client.cards import card_name
+from client.card_faces import card_name
 from engine import Board, dealing
 from engine.cards import CARDS
 

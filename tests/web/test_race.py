@@ -89,6 +89,21 @@ def test_resign_asks_first(web, new_page) -> None:
     expect(bob.locator(RESULT)).to_contain_text(f"{ann_name} resigned")
 
 
+def test_a_lapsed_rematch_offer_is_said_so(web, new_page) -> None:
+    ann, bob = new_page(web.base), new_page(web.base)
+    sign_in(ann)
+    sign_in(bob)
+    quick_match(ann, bob)
+    ann.get_by_role("button", name="Resign").click()
+    ann.get_by_role("dialog").get_by_role("button", name="Yes, resign").click()
+    expect(bob.locator(RESULT)).to_have_attribute("data-outcome", "won")
+    bob.get_by_role("button", name="Back to the lobby").click()
+    bob.get_by_role("button", name="Quick match").click()  # anything else: the offer lapses
+    expect(bob.get_by_text("Looking for an opponent")).to_be_visible()
+    ann.get_by_role("button", name="Rematch").click()
+    expect(ann.locator("#race-notice")).to_have_text("the rematch offer has lapsed")
+
+
 def test_a_rated_race_shows_the_rating_change(web, new_page) -> None:
     ann, bob = new_page(web.base), new_page(web.base)
     sign_in(ann)

@@ -3,6 +3,8 @@ keeps per server, which brings the same player back."""
 
 from __future__ import annotations
 
+from protocol import NAME_RULE
+
 from .helpers import expect, fresh_name, sign_in
 
 
@@ -13,7 +15,11 @@ def test_a_bad_or_taken_name_is_said_so(web, new_page) -> None:
     error = bob.get_by_role("alert")
     bob.get_by_role("textbox", name="Name").fill("no spaces allowed")
     bob.get_by_role("button", name="Play", exact=True).click()
-    expect(error).to_have_text("a name is 1 to 20 letters, digits, _ or -")
+    expect(error).to_have_text(NAME_RULE)  # the server's rule, in its words
+    bob.get_by_role("textbox", name="Name").fill("bot-Hare")
+    bob.get_by_role("button", name="Play", exact=True).click()
+    expect(error).to_have_text("names starting with BOT- are the server's bots")
+    expect(bob.locator("#link")).to_have_attribute("data-link", "offline")  # not even asked
     bob.get_by_role("textbox", name="Name").fill(taken.upper())
     bob.get_by_role("button", name="Play", exact=True).click()
     expect(error).to_contain_text("taken")

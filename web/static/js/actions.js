@@ -8,6 +8,7 @@ import { byId } from "./dom.js";
 import { resolveKey } from "./keys.js";
 import { clearHash, route } from "./routes.js";
 import { readRules, writeRules } from "./rules_form.js";
+import { REMATCH_ID } from "./words.js";
 
 /** A seek, with `bot` when one is wanted. */
 const seekWith = (rules, bot) => (bot ? { type: "seek", rules, bot } : { type: "seek", rules });
@@ -156,7 +157,7 @@ export class Actions {
   rematch() {
     const race = this.state.race;
     if (!race?.over || race.watching) return this.note("a rematch is for after the race");
-    if (this.app.send({ type: "rematch" })) race.rematchAsked = true;
+    if (this.app.send({ type: "rematch", id: REMATCH_ID })) race.rematchAsked = true;
     this.app.render();
   }
 

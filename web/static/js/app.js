@@ -6,8 +6,10 @@ import { Actions } from "./actions.js";
 import { Api } from "./api.js";
 import { Connection } from "./connection.js";
 import { byId, h, setText, swap } from "./dom.js";
+import { BOT_AFTER_S, ERROR, NAME_MAX, NAME_RULE } from "./facts.js";
 import { raceKey } from "./keyboard.js";
 import { forgetRace, recallRace, rememberRace } from "./memory.js";
+import { nameProblem } from "./names.js";
 import { bindBotForm } from "./bot_form.js";
 import { apiBase, clearHash, route, serverUrl } from "./routes.js";
 import { bindRulesForm } from "./rules_form.js";
@@ -22,7 +24,6 @@ import { replayView } from "./view_replay.js";
 import { ratingText } from "./words.js";
 
 const LOBBY_POLL_S = 3;
-const NAME = /^[A-Za-z0-9_-]{1,20}$/;
 
 const WS_URL = serverUrl();
 const api = new Api(apiBase(WS_URL));
@@ -88,7 +89,7 @@ function received(message) {
   if (race?.over && race.dealCheck === null && !race.checking) verifyDeal(race);
   if (message.type === "lobby") startPending();
   if (message.type === "welcome") welcomeFocus();
-  if (message.type === "error" && message.code === "game_not_found" && route().action?.type === "watch") clearHash();
+  if (message.type === "error" && message.code === ERROR.game_not_found && route().action?.type === "watch") clearHash();
   render();
 }
 
@@ -113,7 +114,7 @@ function welcomed() {
 /** The seek the server forgot, its bot (if any) due when it was due before. */
 function seekAgain(waiting) {
   if (!waiting.bot) return { type: "seek", rules: waiting.rules };
-  const after = Math.min(300, Math.max(0, Math.ceil(waiting.botAt - now())));
+  const after = Math.min(BOT_AFTER_S.max, Math.max(BOT_AFTER_S.min, Math.ceil(waiting.botAt - now())));
   return { type: "seek", rules: waiting.rules, bot: { ...waiting.bot, after_s: after } };
 }
 
@@ -287,17 +288,17 @@ function routed() {
 // -- start ------------------------------------------------------------------------
 
 function bind() {
+  setText(byId("name-rule"), NAME_RULE);
+  byId("name").maxLength = NAME_MAX;
   bindRulesForm();
   bindBotForm();
   actions.bind();
   byId("signin-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = byId("name").value.trim();
-    if (!NAME.test(name)) {
-      byId("signin-error").textContent = "a name is 1 to 20 letters, digits, _ or -";
-      return;
-    }
-    byId("signin-error").textContent = "";
+    const problem = nameProblem(name);
+    byId("signin-error").textContent = problem;
+    if (problem) return;
     connect(name);
   });
   byId("change-player").addEventListener("click", () => {

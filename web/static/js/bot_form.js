@@ -1,9 +1,10 @@
-// The lobby's bot controls: the level ("Bot level", 1-5 with each bot's name and pace,
-// BOT-Hare first) that "Race a bot" races at once, and the quick match's "If nobody
-// comes": keep waiting, or that bot takes the seat after 10, 30 or 60 s.
+// The lobby's bot controls: the level ("Bot level", each with its bot's name and pace,
+// DEFAULT_LEVEL first) that "Race a bot" races at once, and the quick match's "If nobody
+// comes": keep waiting, or that bot takes the seat after one of BOT_AFTER's waits.
 
-import { BOT_AFTER, botName, DEFAULT_LEVEL, LEVELS, levelWords } from "./bots.js";
+import { botName, levelWords } from "./bots.js";
 import { byId, h } from "./dom.js";
+import { BOT_AFTER, BOTS, DEFAULT_LEVEL } from "./facts.js";
 
 /** The level chosen in "Bot level". */
 export const botLevel = () => Number(byId("bot-level").value) || DEFAULT_LEVEL;
@@ -24,7 +25,7 @@ function nameTheWaits() {
 
 export function bindBotForm() {
   const level = byId("bot-level");
-  level.replaceChildren(...LEVELS.map((bot) => h("option", { value: bot.level }, levelWords(bot.level))));
+  level.replaceChildren(...BOTS.map((bot) => h("option", { value: bot.level }, levelWords(bot.level))));
   level.value = String(DEFAULT_LEVEL);
   byId("bot-after").replaceChildren(
     h("option", { value: "" }, "keep waiting for a person"),

@@ -1,23 +1,13 @@
-// The server's bots as the page offers them (PROTOCOL.md, "Bots"; docs/bots.md): five
-// levels, each a name and a pace, and the words for a bot: its label beside its name,
-// and the countdown while a seek waits for one. The server's "seeking" does not echo
-// `bot`, so the page keeps what it asked for (AppState.waiting.bot) to count down.
+// The server's bots as the page offers them (PROTOCOL.md, "Bots"; docs/bots.md): each
+// level's name and pace (BOTS, from the server's own modules: facts.js), and the words
+// for a bot: its label beside its name, and the countdown while a seek waits for one.
+// The server's "seeking" does not echo `bot`, so the page keeps what it asked for
+// (AppState.waiting.bot) to count down.
 
+import { BOTS } from "./facts.js";
 import { clockText } from "./timing.js";
 
-/** Each level's bot, slowest first: the server's names (core/bots.py) and paces. */
-export const LEVELS = Object.freeze([
-  { level: 1, name: "BOT-Snail", seconds: 2.0 },
-  { level: 2, name: "BOT-Tortoise", seconds: 1.2 },
-  { level: 3, name: "BOT-Hare", seconds: 0.8 },
-  { level: 4, name: "BOT-Falcon", seconds: 0.5 },
-  { level: 5, name: "BOT-Swift", seconds: 0.3 },
-]);
-export const DEFAULT_LEVEL = 3;
-/** The quick-match form's waits before a bot takes the seat (besides none). */
-export const BOT_AFTER = Object.freeze([10, 30, 60]);
-
-const byLevel = (level) => LEVELS.find((bot) => bot.level === level) ?? null;
+const byLevel = (level) => BOTS.find((bot) => bot.level === level) ?? null;
 
 /** "BOT-Hare" for level 3. */
 export const botName = (level) => byLevel(level)?.name ?? `level ${level}`;
@@ -30,7 +20,7 @@ export const botLabel = (name) => `${name} · bot`;
 
 /** "BOT-Hare · bot, level 3, about 0.8 s a card" (a name the page does not know: just the label). */
 export function botWords(name) {
-  const bot = LEVELS.find((known) => known.name === name);
+  const bot = BOTS.find((known) => known.name === name);
   return bot ? `${botLabel(name)}, level ${bot.level}, about ${bot.seconds.toFixed(1)} s a card` : botLabel(name);
 }
 

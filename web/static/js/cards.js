@@ -1,8 +1,10 @@
-// Cards as the wire writes them: two characters, rank "A23456789TJQK", suit "SHDC".
-// Names for people: "queen of hearts" (spoken, the buttons' names) and "Q♥" (shown).
+// Cards as the wire writes them: two characters, a rank of RANKS ("A23456789TJQK") and
+// a suit of SUITS ("SHDC"), the engine's own (facts.js). Names for people: "queen of
+// hearts" (spoken, the buttons' names) and "Q♥" (shown).
 
-export const RANKS = "A23456789TJQK";
-export const SUITS = "SHDC";
+import { RANKS, SUITS } from "./facts.js";
+
+export { RANKS, SUITS };
 export const SUIT_SYMBOLS = "♠♥♦♣";
 export const SUIT_WORDS = ["spades", "hearts", "diamonds", "clubs"];
 const RANK_WORDS = [

@@ -1,23 +1,32 @@
 // The websocket to the server (client/net.py): hello first, with the stored token when
 // there is one; then every message goes to the page. A dropped connection is tried
-// again after 0.25–0.5 s, then twice as long each time up to 7.5–15 s (half of each
-// wait random, so that pages do not all come back at once); a welcome resets that.
-// Close code 4000 (this player signed in elsewhere) stops it: coming back would take the
-// player from the newer connection, which would do the same, forever.
+// again after the clients' backoff (RECONNECT, core/backoff.py's CLIENT: 0.25–0.5 s,
+// then twice as long each time up to 7.5–15 s, half of each wait random so that pages
+// do not all come back at once); a welcome resets that. A close code of STAY_AWAY
+// stops it: after REPLACED (this player signed in elsewhere) coming back would take the
+// player from the newer connection, which would do the same, forever; after BANNED the
+// server would only refuse it. Every code and its meaning: protocol/close_codes.py.
 
-const REPLACED = 4000;
-const PROTOCOL = 1;
+import { CLOSE, ERROR, PROTOCOL_VERSION, RECONNECT, STAY_AWAY } from "./facts.js";
 
+/** Seconds before reconnection attempt `attempt` (1, 2, ...): core.backoff.Backoff.after. */
 export function backoff(attempt) {
-  const base = Math.min(0.25 * 2 ** (attempt - 1), 7.5);
-  return base + Math.random() * base;
+  const step = Math.min(RECONNECT.cap, RECONNECT.first * 2 ** (attempt - 1));
+  const fixed = step * (1 - RECONNECT.jitter);
+  return fixed + Math.random() * (step - fixed);
 }
 
 const CLOSE_WORDS = {
-  1001: "the server shut down; it may be restarting",
-  1008: "the server closed the connection: too many messages",
-  1011: "the server failed on a message (its bug, not yours)",
-  1012: "the server is restarting",
+  [CLOSE.GOING_AWAY]: "the server shut down; it may be restarting",
+  [CLOSE.POLICY_VIOLATION]: "the server closed the connection: too many messages",
+  [CLOSE.INTERNAL_ERROR]: "the server failed on a message (its bug, not yours)",
+  [CLOSE.SERVICE_RESTART]: "the server is restarting",
+};
+
+/** Why the page stopped after a STAY_AWAY close: the link state and its words. */
+const STAYED_AWAY = {
+  [CLOSE.REPLACED]: ["replaced", "signed in elsewhere: this page stopped"],
+  [CLOSE.BANNED]: ["failed", "this player is banned from this server"],
 };
 
 export class Connection {
@@ -54,12 +63,12 @@ export class Connection {
     const ws = this.ws;
     this.ws = null;
     this.welcomed = false;
-    if (ws) ws.close(1000);
+    if (ws) ws.close(CLOSE.NORMAL_CLOSURE);
   }
 
   /** Drop the connection and come back at once: the server resumes the race with game_state. */
   resync() {
-    if (this.ws) this.ws.close(1000);
+    if (this.ws) this.ws.close(CLOSE.NORMAL_CLOSURE);
   }
 
   retryNow() {
@@ -96,7 +105,7 @@ export class Connection {
   hello(ws, { withToken = true } = {}) {
     const stored = withToken ? this.hooks.identity(this.name) : null;
     this.triedToken = stored !== null;
-    const hello = { type: "hello", name: stored?.name ?? this.name, protocol: PROTOCOL };
+    const hello = { type: "hello", name: stored?.name ?? this.name, protocol: PROTOCOL_VERSION };
     if (stored) hello.token = stored.token;
     ws.send(JSON.stringify(hello));
   }
@@ -126,25 +135,25 @@ export class Connection {
   }
 
   refused(ws, error) {
-    if (error.code === "bad_token" && this.triedToken) {
+    if (error.code === ERROR.bad_token && this.triedToken) {
       this.hooks.forget(this.name); // the server forgot us: start afresh with the name
       this.hello(ws, { withToken: false });
       return;
     }
     const returning = this.triedToken;
-    if (error.code === "unavailable" && returning) {
+    if (error.code === ERROR.unavailable && returning) {
       this.hooks.link("reconnecting", { reason: "the server cannot sign you in right now; trying again" });
-      ws.close(1000); // and closed() tries again
+      ws.close(CLOSE.NORMAL_CLOSURE); // and closed() tries again
       return;
     }
     this.stop();
-    if (!returning && ["bad_name", "name_taken"].includes(error.code)) {
+    if (!returning && [ERROR.bad_name, ERROR.name_taken].includes(error.code)) {
       this.hooks.refused(error.message, "");
-    } else if (!returning && error.code === "unavailable") {
+    } else if (!returning && error.code === ERROR.unavailable) {
       this.hooks.refused("the server cannot register new players right now; try again in a moment", this.name);
-    } else if (error.code === "rate_limited") {
+    } else if (error.code === ERROR.rate_limited) {
       this.hooks.link("failed", { reason: "the server turns away new players from this address for now: try again later" });
-    } else if (error.code === "unsupported_protocol") {
+    } else if (error.code === ERROR.unsupported_protocol) {
       this.hooks.link("failed", { reason: `the server speaks another protocol (${error.message}): reload the page` });
     } else {
       this.hooks.link("failed", { reason: `the server refused hello: ${error.code}: ${error.message}` });
@@ -156,16 +165,17 @@ export class Connection {
     this.ws = null;
     this.welcomed = false;
     if (this.stopped) return;
-    if (event.code === REPLACED) {
+    if (STAY_AWAY.includes(event.code)) {
       this.stopped = true;
-      this.hooks.link("replaced", { reason: "signed in elsewhere: this page stopped" });
+      const [link, reason] = STAYED_AWAY[event.code] ?? ["failed", `the server closed the connection for good (${event.code})`];
+      this.hooks.link(link, { reason });
       return;
     }
     const host = new URL(this.url).host;
     const reason = CLOSE_WORDS[event.code]
       ?? (this.everWelcomed ? `the connection to ${host} dropped` : `cannot reach ${host}: is the server running?`);
     this.attempt += 1;
-    const delay = event.code === 1000 && this.attempt === 1 ? 0 : backoff(this.attempt);
+    const delay = event.code === CLOSE.NORMAL_CLOSURE && this.attempt === 1 ? 0 : backoff(this.attempt);
     const retryAt = performance.now() / 1000 + delay;
     this.hooks.link(this.everWelcomed ? "reconnecting" : "connecting", { reason, attempt: this.attempt, retryAt });
     this.timer = setTimeout(() => this.open(), delay * 1000);

@@ -1,19 +1,19 @@
-// The rules form of the lobby: mirror and winnable only by default (speed alone decides);
-// "rated" forces both, as PROTOCOL.md requires of a rated race.
+// The rules form of the lobby: mirror and winnable only by default (speed alone decides,
+// DEFAULT_RULES, the terminal client's); "rated" forces both, as PROTOCOL.md requires of
+// a rated race. The time limit's range is the protocol's (TIME_LIMIT_S).
 
 import { byId, setText } from "./dom.js";
+import { DEFAULT_RULES, TIME_LIMIT_S } from "./facts.js";
 import { rulesWords } from "./words.js";
 
-export const DEFAULT_RULES = Object.freeze({
-  deal: "mirror", winnable_only: true, redeals: 0, tiebreak: "draw", time_limit_s: null, rated: false,
-});
+const { min, max } = TIME_LIMIT_S;
 
 /** The form's rules, or {error} in words when the time limit is out of range. */
 export function readRules() {
   const time = byId("rule-time").value.trim();
   const limit = time === "" ? null : Number(time);
-  if (limit !== null && !(Number.isInteger(limit) && limit >= 30 && limit <= 3600)) {
-    return { error: "a time limit is a whole number of seconds from 30 to 3600 (or empty: none)" };
+  if (limit !== null && !(Number.isInteger(limit) && limit >= min && limit <= max)) {
+    return { error: `a time limit is a whole number of seconds from ${min} to ${max} (or empty: none)` };
   }
   const rules = {
     deal: byId("rule-deal").value,
@@ -50,6 +50,10 @@ function ratedForces() {
 }
 
 export function bindRulesForm() {
+  const time = byId("rule-time");
+  time.min = String(min);
+  time.max = String(max);
+  setText(byId("rule-time-range"), `${min} to ${max}; empty: none`);
   for (const id of ["rule-deal", "rule-winnable", "rule-redeal", "rule-tiebreak", "rule-time", "rule-rated"]) {
     byId(id).addEventListener("input", ratedForces);
     byId(id).addEventListener("change", ratedForces);

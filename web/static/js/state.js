@@ -8,6 +8,7 @@
 // player's game_state right after welcome, and the page asks for a lobby snapshot after
 // that; a snapshot that comes first means no game_state is coming (``resuming``).
 
+import { ERROR } from "./facts.js";
 import { Race } from "./race.js";
 import { errorWords } from "./words.js";
 
@@ -149,6 +150,6 @@ export class AppState {
     const race = this.race;
     if (race === null) return;
     race.sent = []; // whatever was in flight is refused or stale
-    if (message.code === "game_not_found") race.rematchAsked = false;
+    if (message.code === ERROR.game_not_found) race.rematchAsked = false;
   }
 }

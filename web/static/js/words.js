@@ -2,8 +2,9 @@
 // terminal client's (client/words.py, client/render.py).
 
 import { botLabel } from "./bots.js";
+import { ERROR, RACING as RACING_STATUSES } from "./facts.js";
 
-const RACING = new Set(["playing", "stuck"]);
+const RACING = new Set(RACING_STATUSES);
 
 /** Whether a board's status still races (its count is not final). */
 export const isRacing = (status) => RACING.has(status);
@@ -87,21 +88,26 @@ function clockWords(over, winner, clockS) {
 }
 
 const ERROR_WORDS = {
-  illegal_move: "the server refused that play",
-  room_not_found: "no open room has that code",
-  room_full: "that room's race has already started",
-  game_not_found: "that race is not there any more",
-  busy: "you are busy",
-  rate_limited: "slow down: too many messages",
-  game_over: "the race is over",
-  not_in_game: "you are not in a race",
-  unavailable: "the server cannot do that right now (nothing changed); try again in a moment",
+  [ERROR.illegal_move]: "the server refused that play",
+  [ERROR.room_not_found]: "no open room has that code",
+  [ERROR.room_full]: "that room's race has already started",
+  [ERROR.game_not_found]: "that race is not there any more",
+  [ERROR.busy]: "you are busy",
+  [ERROR.rate_limited]: "slow down: too many messages",
+  [ERROR.game_over]: "the race is over",
+  [ERROR.not_in_game]: "you are not in a race",
+  [ERROR.unavailable]: "the server cannot do that right now (nothing changed); try again in a moment",
 };
+
+/**
+ * The `id` the page puts on `rematch`. The server copies it into the answer, so an error
+ * that carries it answers the rematch (game_not_found: the offer lapsed): the page tells
+ * the cases apart by code and id, never by the English of `message` (client/words.py).
+ */
+export const REMATCH_ID = "rematch";
 
 /** An error from the server in words. */
 export function errorWords(error) {
-  if (error.code === "game_not_found" && /rematch/.test(error.message)) {
-    return "the rematch offer has lapsed";
-  }
+  if (error.code === ERROR.game_not_found && error.id === REMATCH_ID) return "the rematch offer has lapsed";
   return `${ERROR_WORDS[error.code] ?? error.code}: ${error.message}`;
 }

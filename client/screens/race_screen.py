@@ -19,6 +19,7 @@ from ..keys import BED_KEYS, BOUQUET_KEYS
 from ..messages import BackToLobby, CardKey, CardTyped, Command, Notice
 from ..render import render_idle, render_link_reason, render_topbar
 from ..result import render_result
+from ..words import REMATCH_ID
 from .base import StateScreen, TextView
 from .boards import BoardView
 from .browse import ProfileScreen
@@ -172,7 +173,7 @@ class RaceScreen(StateScreen):
         if race.over is None or race.seat is None:
             self.post_message(Notice("a rematch is for after the race", error=True))
         else:
-            self.post_message(Command(Rematch()))
+            self.post_message(Command(Rematch(id=REMATCH_ID)))
 
     def _leave(self, race: RaceView) -> None:
         if race.other is None:

@@ -15,9 +15,9 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 
+from ..api_drawings import lookup_status, replay_bar, replay_end
 from ..lookups import RaceQuery
 from ..messages import Fetch, ReplayControl
-from ..pages import lookup_status, replay_bar, replay_end
 from ..replay import SPEEDS
 from .base import StateScreen, TextView
 from .boards import BoardView

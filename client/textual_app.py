@@ -5,7 +5,7 @@ Attributes down, messages up: the app alone changes :attr:`FlowerGardenApp.state
 screens' :class:`~client.messages.Command` and :class:`~client.messages.Notice`)
 and then calls :meth:`sync`, which puts the right screen on top and has every
 screen draw the state again. The websocket lives in one worker
-(:meth:`~client.net.Connection.run`).
+(:meth:`~client.net.ServerConnection.run`).
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ from protocol import (
     Welcome,
 )
 
-from .api import Api, ApiError
+from .api_client import ApiClient, ApiError
 from .bests import Best, BestStore, practice_key
 from .keys import Refusal, resolve_key, resolve_prompt
 from .lookups import ProfileQuery, answer
-from .net import Connection, LinkChanged, NameRefused, ServerEvent
+from .net import LinkChanged, NameRefused, ServerConnection, ServerEvent
 from .practice import Dealt, Practice
 from .render import player_names
 from .screens import BrowseScreen, LobbyScreen, NameScreen, RaceScreen, ReplayScreen, StateScreen
@@ -63,7 +63,7 @@ REPLAY_TICK = 0.05
 
 
 class Backend(Protocol):
-    """What the app sends through: :class:`~client.net.Connection` or :class:`Practice`."""
+    """What the app sends through: :class:`~client.net.ServerConnection` or :class:`Practice`."""
 
     def send(self, message: ClientMessage) -> bool: ...
 
@@ -84,7 +84,7 @@ class FlowerGardenApp(App[int]):
         tokens: TokenStore | None = None,
         bests: BestStore | None = None,
         clock: Callable[[], float] = time.monotonic,
-        api: Api | None = None,
+        api: ApiClient | None = None,
     ) -> None:
         super().__init__()
         self.options = options
@@ -93,11 +93,11 @@ class FlowerGardenApp(App[int]):
         self.clock = clock
         self.state = ClientState(options.server, options.name or "", ascii=options.ascii)
         self.backend: Backend | None = None
-        self.connection: Connection | None = None
+        self.connection: ServerConnection | None = None
         if api is None and not options.practice:
-            api = Api(options.server)
+            api = ApiClient(options.server)
         self.api = api
-        """The server's HTTP API (:mod:`client.api`); None in practice."""
+        """The server's HTTP API (:mod:`client.api_client`); None in practice."""
         self._start = self._first_action(options)
         self._welcomed = False
         self._polled = 0.0
@@ -127,7 +127,9 @@ class FlowerGardenApp(App[int]):
             self._connect(name)
 
     def _connect(self, name: str | None) -> None:
-        self.connection = Connection(self.options.server, name, self.tokens, self.post_message)
+        self.connection = ServerConnection(
+            self.options.server, name, self.tokens, self.post_message
+        )
         self.backend = self.connection
         self.run_worker(self.connection.run(), name="net", group="net", exclusive=True)
 
@@ -282,7 +284,7 @@ class FlowerGardenApp(App[int]):
         elif self.state.lookups.ask(query):
             self.run_worker(self._fetch(self.api, query), group="api", exit_on_error=False)
 
-    async def _fetch(self, api: Api, query: Query) -> None:
+    async def _fetch(self, api: ApiClient, query: Query) -> None:
         try:
             self.state.answered(query, await answer(api, query), self.clock())
         except ApiError as exc:

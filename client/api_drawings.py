@@ -2,7 +2,7 @@
 
 Pure functions of the lookups (:mod:`client.lookups`) and the replay
 (:mod:`client.replay`), like :mod:`client.render` for the race; the screens
-in :mod:`client.screens.browse` and :mod:`client.screens.replay` only call
+in :mod:`client.screens.browse` and :mod:`client.screens.replay_screen` only call
 these.
 """
 

@@ -37,7 +37,7 @@ from .failures import address, failure, url_problem
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["DEFAULT_TIMEOUT", "Api", "ApiError", "api_base"]
+__all__ = ["DEFAULT_TIMEOUT", "ApiClient", "ApiError", "api_base"]
 
 DEFAULT_TIMEOUT = 5.0
 """Seconds for the connection, and again for each read of the answer."""
@@ -68,7 +68,7 @@ def api_base(server_url: str) -> str:
     return urlunsplit((scheme, parts.netloc, path, "", ""))
 
 
-class Api:
+class ApiClient:
     """The calls the screens make, each answered in a model of :mod:`client.apidata`."""
 
     def __init__(self, server_url: str, *, timeout: float = DEFAULT_TIMEOUT) -> None:
