@@ -16,7 +16,7 @@ import pytest
 from core.backoff import STORE
 from server.__main__ import open_when_up, passing
 from server.config import Settings, parse_args
-from server.store.sqlite_store import StoreError, StoreUnavailable
+from server.store import StoreError, StoreUnavailable
 
 
 class Opening:
