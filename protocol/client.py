@@ -21,7 +21,7 @@ __all__ = [
     "CreateRoom",
     "Hello",
     "JoinRoom",
-    "Lobby",
+    "LobbyRequest",
     "Play",
     "Redeal",
     "Rematch",
@@ -40,7 +40,7 @@ class Hello(Message):
     protocol: int | None = None
 
 
-class Lobby(Message):
+class LobbyRequest(Message):
     """Asks for a lobby snapshot."""
 
     type: Literal["lobby"] = "lobby"
@@ -119,7 +119,7 @@ class Watch(Message):
 
 ClientMessage: TypeAlias = Annotated[
     Hello
-    | Lobby
+    | LobbyRequest
     | Seek
     | CreateRoom
     | JoinRoom

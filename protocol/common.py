@@ -36,7 +36,6 @@ __all__ = [
     "RATED_RULE",
     "REQUEST_ID_RULE",
     "BedIndex",
-    "Board",
     "BoardStatus",
     "CardCode",
     "Count",
@@ -50,6 +49,7 @@ __all__ = [
     "Rules",
     "Seat",
     "Seq",
+    "WireBoard",
     "is_name",
     "is_request_id",
 ]
@@ -194,7 +194,7 @@ class Foundations(Model):
     C: Rank
 
 
-class Board(Model):
+class WireBoard(Model):
     """One player's layout. The decoder checks its shape; ``board_from_wire`` its cards."""
 
     beds: Annotated[list[list[CardCode]], Field(min_length=6, max_length=6)]

@@ -17,7 +17,6 @@ from pydantic import ConfigDict, Field, StringConstraints, TypeAdapter
 
 from .common import (
     BedIndex,
-    Board,
     BoardStatus,
     CardCode,
     Count,
@@ -27,6 +26,7 @@ from .common import (
     Rules,
     Seat,
     Seq,
+    WireBoard,
 )
 
 __all__ = [
@@ -60,7 +60,7 @@ LIST_CAP = 100
 
 Pair: TypeAlias = Annotated[list[str], Field(min_length=2, max_length=2)]
 Counts: TypeAlias = Annotated[list[Count], Field(min_length=2, max_length=2)]
-Boards: TypeAlias = Annotated[list[Board], Field(min_length=2, max_length=2)]
+Boards: TypeAlias = Annotated[list[WireBoard], Field(min_length=2, max_length=2)]
 NonNegative: TypeAlias = Annotated[int, Field(ge=0)]
 Seconds: TypeAlias = Annotated[int | float, Field(ge=0)]
 Millis: TypeAlias = Annotated[int, Field(ge=0)]
@@ -207,7 +207,7 @@ class Redealt(Message):
     type: Literal["redealt"] = "redealt"
     game_id: str
     seat: Seat
-    board: Board
+    board: WireBoard
     t_ms: Millis
     seq: Seq
 

@@ -51,7 +51,7 @@ from core.events import Output, Queued, RaceEnded, RaceStarted, RoomListed, Send
 from core.glicko2 import Glicko
 from core.identity import Identity
 from core.limits import RateLimiter
-from protocol import ClientMessage, Lobby, Rules, Seek, encode
+from protocol import ClientMessage, LobbyRequest, Rules, Seek, encode
 from server.transport.outbox import Wire
 
 from .bus import Bus
@@ -187,7 +187,7 @@ class Cluster:
     def takes(self, player_id: str, message: ClientMessage) -> bool:
         """Whether the cluster carries out ``message`` rather than this worker's core."""
         lobby = self.server.lobby
-        if isinstance(message, Lobby):
+        if isinstance(message, LobbyRequest):
             self._spawn(self._lobby(player_id, message))
             return True
         if message.type == "join_room" and not lobby.has_room(message.code):
@@ -290,7 +290,7 @@ class Cluster:
         self._spawn(self.shared.set_home(identity.player_id, worker))
         self.proxy(conn, identity, worker, then)
 
-    async def _lobby(self, player_id: str, message: Lobby) -> None:
+    async def _lobby(self, player_id: str, message: LobbyRequest) -> None:
         merged = await self.shared.lobby(self._listing())
         self.server.deliver([Send((player_id,), merged.snapshot())], player_id, message.id)
 

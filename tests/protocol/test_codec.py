@@ -15,7 +15,7 @@ from protocol import (
     DecodeError,
     Error,
     Hello,
-    Lobby,
+    LobbyRequest,
     Play,
     Played,
     decode,
@@ -136,7 +136,7 @@ def test_an_invalid_id_is_bad_message_without_id(request_id: object) -> None:
 
 @pytest.mark.parametrize("request_id", ["x" * 64, "", 0, -1, 2**70, "é", None])
 def test_a_valid_id_is_kept(request_id: str | int | None) -> None:
-    assert decode(json.dumps({"type": "lobby", "id": request_id})) == Lobby(id=request_id)
+    assert decode(json.dumps({"type": "lobby", "id": request_id})) == LobbyRequest(id=request_id)
 
 
 def test_unknown_type() -> None:

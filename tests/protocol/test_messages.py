@@ -15,7 +15,6 @@ from protocol import (
     ERROR_CODES,
     PROTOCOL_VERSION,
     SERVER_ADAPTER,
-    Board,
     Cancelled,
     ClientMessage,
     CreateRoom,
@@ -47,6 +46,7 @@ from protocol import (
     StatusChanged,
     Watch,
     Welcome,
+    WireBoard,
     board_to_wire,
     decode,
     decode_server,
@@ -230,7 +230,7 @@ def test_client_messages_round_trip(
 # -- server messages -------------------------------------------------------------
 
 
-def sample_boards() -> list[Board]:
+def sample_boards() -> list[WireBoard]:
     fresh = engine.Board(engine.deal(1))
     played = engine.Board(engine.winnable_deal(2), redeals=1)
     for _ in range(5):
