@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from protocol import (
+    GAME_ID_PATTERN,
     BoardStatus,
     DecodeError,
     Error,
@@ -266,6 +267,7 @@ def test_surrogates_never_reach_a_message(text: str) -> None:
 @given(
     game_id=st.one_of(
         st.text("0123456789abcdef", min_size=16, max_size=16),  # the server's ids
+        st.from_regex(GAME_ID_PATTERN, fullmatch=True),  # any id the schema allows
         st.text(st.characters(categories=["L", "N"]), min_size=1, max_size=8),  # any alnum
         st.text(st.characters(exclude_categories=["Cs"]), max_size=20),  # escaped or not
     ),
