@@ -18,29 +18,18 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pytest
 from jsonschema import Draft202012Validator
 
 from protocol.conformance.checks import run
 from protocol.conformance.peer import Script, serve
 from protocol.conformance.wire import Log, Peer, Racer
 from protocol.schema import SCHEMA_DIR
-from server.app import GameServer
-from server.config import Settings
-from server.store.backends import open_store
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
+    from server.app import GameServer
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 10.0
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[GameServer]:
-    db = str(tmp_path / "db.sqlite3")
-    async with GameServer(Settings(host="127.0.0.1", port=0, db=db), open_store(db)) as running:
-        yield running
 
 
 async def test_the_runner_passes_every_revision_2_check(server: GameServer) -> None:
