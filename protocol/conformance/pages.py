@@ -33,6 +33,14 @@ PROFILE = {
 }
 
 
+REFUSALS = [
+    ("/api/players/no_such_player_x", 404, "player_not_found"),
+    ("/api/races/nosuchrace0", 404, "race_not_found"),
+    ("/api/leaderboard?limit=0", 400, "bad_request"),
+]
+"""An unknown name, an unknown race, a limit out of range: each status and error code."""
+
+
 def _body(answer: HttpAnswer) -> Any:
     try:
         return answer.json()
@@ -51,25 +59,10 @@ async def http_suite(ctx: Context) -> None:
     )
     if ctx.racer is not None:
         await _player(ctx, ctx.racer)
-    missing = await http_get(ctx.url, "/api/players/no_such_player_x")
-    report.check(
-        "an unknown name is 404 player_not_found",
-        (missing.status, _body(missing))
-        == (404, {**(_body(missing) or {}), "error": "player_not_found"}),
-        missing.status,
-    )
-    race = await http_get(ctx.url, "/api/races/nosuchrace0")
-    report.check(
-        "an unknown race is 404 race_not_found",
-        race.status == 404 and (_body(race) or {}).get("error") == "race_not_found",
-        race.status,
-    )
-    bad = await http_get(ctx.url, "/api/leaderboard?limit=0")
-    report.check(
-        "a limit out of range is 400 bad_request",
-        bad.status == 400 and (_body(bad) or {}).get("error") == "bad_request",
-        bad.status,
-    )
+    for path, status, code in REFUSALS:
+        answer = await http_get(ctx.url, path)
+        error = (_body(answer) or {}).get("error") if answer.status == status else None
+        report.check(f"GET {path} is {status} {code}", error == code, answer.status)
     board = await http_get(ctx.url, "/api/leaderboard?limit=5")
     players = (_body(board) or {}).get("players")
     report.check(
