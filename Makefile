@@ -9,7 +9,11 @@ HOST ?= 127.0.0.1
 PORT ?= 8765
 DB   ?= flowergarden.sqlite3
 
+<<<<<<< HEAD
 .PHONY: help venv constraints image services serve play practice test lint typecheck pytest schema stats bench bench-quick bench-cluster bot-pace clean
+=======
+.PHONY: help venv services serve play practice test lint typecheck pytest schema schema-js stats bench bench-quick bench-cluster clean
+>>>>>>> contract
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -78,14 +82,14 @@ image:  ## build the server's image $(IMAGE) with docker or podman
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # The browser tests (tests/web) drive Debian's chromium the same way: skipped without it.
-services:  ## install the Debian packages the tests start: PostgreSQL, Redis and chromium
+services:  ## install the Debian packages the tests use: PostgreSQL, Redis, chromium, node and npm
 	@if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && command -v redis-server >/dev/null \
-		&& test -x /usr/bin/chromium; then \
-		echo "PostgreSQL, Redis and chromium are installed"; \
+		&& test -x /usr/bin/chromium && command -v node >/dev/null && command -v npm >/dev/null; then \
+		echo "PostgreSQL, Redis, chromium, node and npm are installed"; \
 	else \
 		$(SUDO) apt-get update && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y --no-install-recommends postgresql redis-server chromium; \
+			apt-get install -y --no-install-recommends postgresql redis-server chromium nodejs npm; \
 	fi
 
 serve: $(STAMP)  ## run the race server on $(HOST):$(PORT) with SQLite file $(DB)
@@ -97,7 +101,7 @@ play: $(STAMP)  ## race from this terminal against the server on $(HOST):$(PORT)
 practice: $(STAMP)  ## a single-player game, no server
 	$(BIN)/flowergarden practice
 
-test: lint typecheck pytest  ## everything CI checks: lint, types, tests
+test: lint typecheck schema-js pytest  ## everything CI checks: lint, types, tests
 
 lint: $(STAMP)  ## ruff (lint and format) and hadolint on the Dockerfile
 	$(BIN)/ruff check .
@@ -113,6 +117,20 @@ pytest: $(STAMP)  ## the test suite
 schema: $(STAMP)  ## regenerate protocol/schema/*.json and web/static/js/facts.js from the models
 	$(BIN)/python -m protocol.schema
 	$(BIN)/python -m web.facts
+
+# ajv, the second validator the published schemas are held to (tests/protocol/
+# test_schema_validators.py), from npm at the versions package-lock.json pins.
+# node and npm are Debian's packages (`make services`); without them the test is
+# skipped, or fails under FLOWERGARDEN_REQUIRE_SERVICES=1.
+SCHEMA_JS := tests/schema_js
+SCHEMA_JS_STAMP := $(SCHEMA_JS)/node_modules/.package-lock.json
+
+$(SCHEMA_JS_STAMP): $(SCHEMA_JS)/package.json $(SCHEMA_JS)/package-lock.json
+	cd $(SCHEMA_JS) && npm ci --no-audit --no-fund --loglevel=error
+
+schema-js:  ## install ajv for the schema tests (tests/schema_js), when npm is there
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(SCHEMA_JS_STAMP); \
+	else echo "npm is missing: the ajv schema test will be skipped (make services)"; fi
 
 stats: $(STAMP)  ## deal statistics with 95% confidence intervals
 	$(BIN)/python -m engine stats --deals 200000
@@ -141,4 +159,8 @@ bot-pace: $(STAMP)  ## the bots' pace per level, and docs/bot-pace-level3.svg (a
 	$(BIN)/python -m bench.bot_pace --level 3 --out docs/bot-pace-level3.svg
 
 clean:  ## remove the virtual environment and caches
+<<<<<<< HEAD
 	rm -rf $(VENV) $(FRESH) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info
+=======
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info $(SCHEMA_JS)/node_modules
+>>>>>>> contract

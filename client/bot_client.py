@@ -58,7 +58,7 @@ from protocol import (
     GameState,
     Hello,
     JoinRoom,
-    Lobby,
+    LobbyRequest,
     LobbySnapshot,
     Play,
     Played,
@@ -237,7 +237,7 @@ class BotClient:
 
     async def _serve(self, ws: ClientConnection) -> int | None:
         """Probe, then handle every message: the exit code when done, None if the line closed."""
-        self._send(Lobby(id=PROBE))
+        self._send(LobbyRequest(id=PROBE))
         async for frame in ws:
             message = self._decode(frame)
             if message is not None:

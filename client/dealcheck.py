@@ -31,7 +31,7 @@ import engine
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from protocol import Board, Rules
+    from protocol import Rules, WireBoard
 
 __all__ = ["DealCheck", "check_deal"]
 
@@ -51,7 +51,7 @@ def check_deal(
     rules: Rules,
     commits: Sequence[str],
     seeds: Sequence[str],
-    dealt: Sequence[Board] | None,
+    dealt: Sequence[WireBoard] | None,
 ) -> DealCheck:
     """Check the deal of a finished race (see the module docstring)."""
     if rules.deal == "mirror" and len(set(seeds)) != 1:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     import engine
-    from protocol import Board, BoardStatus, BotRequest, GameOver, RatingChange
+    from protocol import BoardStatus, BotRequest, GameOver, RatingChange, WireBoard
 
     from .bests import PracticeBest
     from .dealcheck import DealCheck
@@ -91,7 +91,7 @@ class RaceView:
     """Whether each seat's rating is provisional, as far as known (``welcome``, the API)."""
     commits: list[str] = field(default_factory=list)
     """Each seat's seed commit (``game_start``, ``game_state``); empty in practice."""
-    dealt: list[Board] | None = None
+    dealt: list[WireBoard] | None = None
     """The boards as dealt, from ``game_start``; None when this client never saw them."""
     started_at: float = 0.0
     """This client's ``now`` at the race's start (from ``elapsed_ms`` when joined later)."""

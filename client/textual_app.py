@@ -24,7 +24,7 @@ from protocol import (
     GameStart,
     GameState,
     JoinRoom,
-    Lobby,
+    LobbyRequest,
     LobbySnapshot,
     Play,
     Seek,
@@ -201,7 +201,7 @@ class FlowerGardenApp(App[int]):
             self.send(Watch(game_id=race.game_id))
         # Last: the answer to this lobby comes after any game_state that resumes a race
         # (ClientState.resuming), so it also says when no game_state is coming.
-        self.send(Lobby())
+        self.send(LobbyRequest())
 
     def _bot_left(self, waiting: Waiting) -> BotRequest | None:
         """The bot a seek lost with the connection asked for, with the wait that was left."""
@@ -270,7 +270,7 @@ class FlowerGardenApp(App[int]):
         if race is not None and race.seat is None:
             self.send(Cancel())  # stop watching
         self.state.leave_race()
-        self.send(Lobby())
+        self.send(LobbyRequest())
         self.sync()
 
     def on_fetch(self, event: Fetch) -> None:
@@ -348,5 +348,5 @@ class FlowerGardenApp(App[int]):
             and now - self._polled >= LOBBY_POLL
         ):
             self._polled = now
-            self.send(Lobby())
+            self.send(LobbyRequest())
         self.sync()

@@ -2,7 +2,11 @@
 
 A message's validity here is its shape only: ``hello`` takes any string as a
 name and any integer as a protocol version, because refusing those is the
-server's job (``bad_name``, ``unsupported_protocol``), not the decoder's.
+server's job (``bad_name``, ``unsupported_protocol``), not the decoder's. The
+same goes for a token, a room code and a game id (``bad_token``,
+``room_not_found``, ``game_not_found``). The published JSON Schema is stricter
+there: it gives their patterns (:data:`~protocol.common.PlayerName` and the
+rest), so that a request valid under it is one that can succeed.
 """
 
 from __future__ import annotations
@@ -11,36 +15,47 @@ from typing import Annotated, Literal, TypeAlias
 
 from pydantic import Field, TypeAdapter
 
-from .common import CardCode, Message, Model, Rules
+from .common import CardCode, GameId, Message, Model, PlayerName, RoomCode, Rules, Token
 
 __all__ = [
     "CLIENT_ADAPTER",
+    "REASON_LENGTH",
     "BotRequest",
     "Cancel",
     "ClientMessage",
     "CreateRoom",
+    "Daily",
     "Hello",
+    "JoinArena",
     "JoinRoom",
-    "Lobby",
+    "LeaveArena",
+    "LobbyRequest",
     "Play",
     "Redeal",
     "Rematch",
+    "Report",
     "Resign",
     "Seek",
     "Watch",
 ]
 
 
+REASON_LENGTH = 200
+"""The most characters of a ``report``'s reason."""
+
+
 class Hello(Message):
     """Must come first, once: makes a new player, or brings back the one ``token`` names."""
 
     type: Literal["hello"] = "hello"
-    name: str
-    token: str | None = None
+    name: PlayerName
+    token: Token | None = None
     protocol: int | None = None
+    bot: bool = False
+    """A program plays for this player: it races unrated, and is a bot for ever."""
 
 
-class Lobby(Message):
+class LobbyRequest(Message):
     """Asks for a lobby snapshot."""
 
     type: Literal["lobby"] = "lobby"
@@ -76,7 +91,7 @@ class JoinRoom(Message):
     """Joins the room with that code; the race starts."""
 
     type: Literal["join_room"] = "join_room"
-    code: str
+    code: RoomCode
 
 
 class Cancel(Message):
@@ -114,12 +129,40 @@ class Watch(Message):
     """Spectates a live race."""
 
     type: Literal["watch"] = "watch"
-    game_id: str
+    game_id: GameId
+
+
+class Report(Message):
+    """Tells the operator that the opponent in that finished race did not play fairly."""
+
+    type: Literal["report"] = "report"
+    game_id: GameId
+    reason: Annotated[str, Field(max_length=REASON_LENGTH)] | None = None
+
+
+class Daily(Message):
+    """Races today's daily deal; ``ghost: false`` races the level-3 bot instead."""
+
+    type: Literal["daily"] = "daily"
+    ghost: bool = True
+
+
+class JoinArena(Message):
+    """Enters a running or upcoming arena."""
+
+    type: Literal["join_arena"] = "join_arena"
+    arena_id: str
+
+
+class LeaveArena(Message):
+    """Leaves one's arena: no more races are paired there (one being raced goes on)."""
+
+    type: Literal["leave_arena"] = "leave_arena"
 
 
 ClientMessage: TypeAlias = Annotated[
     Hello
-    | Lobby
+    | LobbyRequest
     | Seek
     | CreateRoom
     | JoinRoom
@@ -128,7 +171,11 @@ ClientMessage: TypeAlias = Annotated[
     | Redeal
     | Resign
     | Rematch
-    | Watch,
+    | Watch
+    | Report
+    | Daily
+    | JoinArena
+    | LeaveArena,
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)

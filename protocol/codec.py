@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Literal, NoReturn, TypeAlias, cast, get_args
 from pydantic import ValidationError
 
 from .client import ClientMessage, Play
-from .common import REQUEST_ID_RULE, RequestId, is_request_id
+from .common import CARD_PATTERN, REQUEST_ID_RULE, RequestId, is_request_id
 from .server import Error, Played, ServerMessage
 
 if TYPE_CHECKING:
@@ -246,8 +246,12 @@ def _describe(error: ErrorDetails) -> str:
     """``"rules.redeals: must be at most 1"``: where, then what is wrong."""
     where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error["loc"])
     kind = error["type"]
-    if kind == "string_pattern_mismatch":  # the wire's only pattern is a card code's
-        problem = f"not a card code {_show(error['input'])}"
+    if kind == "string_pattern_mismatch":
+        # The only pattern a request's decoder checks is a card code's; a
+        # server's message has one more (a seed or commit, 64 hex digits).
+        pattern = error.get("ctx", {}).get("pattern")
+        what = "a card code" if pattern == CARD_PATTERN else f"matching {pattern}"
+        problem = f"not {what} {_show(error['input'])}"
     elif kind in _PROBLEMS:
         problem = _PROBLEMS[kind].format(**error.get("ctx", {}))
     else:

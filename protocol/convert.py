@@ -1,7 +1,7 @@
 """Conversion between the engine's values and the wire's.
 
 The engine knows nothing of pydantic or JSON, so the mapping lives here: a
-card is its two-character code, a board is :class:`~protocol.common.Board`,
+card is its two-character code, a board is :class:`~protocol.common.WireBoard`,
 and an :class:`engine.Status` is the wire status of the same name
 (:func:`wire_status`, the only such map: the race core and the client use it).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import engine
 
-from .common import Board, BoardStatus, Foundations
+from .common import BoardStatus, Foundations, WireBoard
 
 __all__ = ["board_from_wire", "board_to_wire", "card_from_wire", "card_to_wire", "wire_status"]
 
@@ -41,14 +41,14 @@ def card_from_wire(code: str) -> engine.Card:
     return engine.Card.parse(code)
 
 
-def board_to_wire(board: engine.Board, status: BoardStatus | None = None) -> Board:
+def board_to_wire(board: engine.Board, status: BoardStatus | None = None) -> WireBoard:
     """The wire form of ``board``.
 
     ``status`` defaults to what the rules say (``board.status``); the race
     passes ``timed_out``, ``resigned`` or ``abandoned``, which only it knows.
     """
     spades, hearts, diamonds, clubs = board.foundations
-    return Board(
+    return WireBoard(
         beds=[[str(card) for card in bed] for bed in board.beds],
         bouquet=[str(card) for card in board.bouquet],
         foundations=Foundations(S=spades, H=hearts, D=diamonds, C=clubs),
@@ -58,7 +58,7 @@ def board_to_wire(board: engine.Board, status: BoardStatus | None = None) -> Boa
     )
 
 
-def board_from_wire(wire: Board) -> engine.Board:
+def board_from_wire(wire: WireBoard) -> engine.Board:
     """The engine board of a wire board; ``count`` and ``status`` are derived, not read.
 
     Raises :class:`engine.MalformedCard` for a bad code (only an unvalidated

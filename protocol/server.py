@@ -1,9 +1,15 @@
-"""The messages the server sends to clients, one model per ``type``.
+"""The messages the server sends to clients: those of a race here, and the union of all.
+
+The messages outside a race are in :mod:`protocol.lobby`, the daily deal's and
+arenas' in :mod:`protocol.events`; :data:`ServerMessage` is every one of them.
 
 Fields that PROTOCOL.md shows as "seat or null" are always on the wire, with
 ``null`` when empty (``bed``, ``winner``, ``over``); the only fields left out
-when empty are the request ``id`` of every message and the ``seat`` of a
-spectator's ``game_state``.
+when empty are the request ``id`` of every message, the ``seat`` of a
+spectator's ``game_state`` and the ``daily`` of a lobby without one. Fields
+that revision 3 added have defaults (``game_start.daily``, ``game_over.unrated``
+and the rest: null), so that code that builds a message as revision 2 did
+still builds a valid one.
 
 Every message may carry the ``id`` of the request that caused it (see
 :class:`~protocol.common.Message`); which message gets it is the server's call.
@@ -17,161 +23,71 @@ from pydantic import ConfigDict, Field, StringConstraints, TypeAdapter
 
 from .common import (
     BedIndex,
-    Board,
     BoardStatus,
     CardCode,
     Count,
+    Day,
     ErrorCode,
+    GameId,
     Message,
+    Millis,
     Model,
+    PlayerName,
     Rules,
     Seat,
+    Seconds,
     Seq,
+    WireBoard,
+)
+from .events import Arena, ArenaResult, DailyResult
+from .lobby import (
+    Bots,
+    Cancelled,
+    Counts,
+    LobbySnapshot,
+    Names,
+    Room,
+    Seeking,
+    Welcome,
 )
 
 __all__ = [
     "SERVER_ADAPTER",
-    "Cancelled",
     "Error",
-    "GameInfo",
     "GameOver",
     "GameStart",
     "GameState",
-    "Limits",
-    "LobbySnapshot",
     "OpponentAway",
     "OpponentBack",
     "Played",
-    "Rating",
     "RatingChange",
     "Redealt",
     "RematchOffered",
     "RematchWaiting",
-    "Room",
-    "RoomInfo",
-    "SeekInfo",
-    "Seeking",
+    "Reported",
     "ServerMessage",
     "StatusChanged",
-    "Welcome",
+    "Unrated",
 ]
 
-LIST_CAP = 100
-"""The most public rooms, and the most live races, that a lobby reply lists."""
-
-Pair: TypeAlias = Annotated[list[str], Field(min_length=2, max_length=2)]
-Counts: TypeAlias = Annotated[list[Count], Field(min_length=2, max_length=2)]
-Boards: TypeAlias = Annotated[list[Board], Field(min_length=2, max_length=2)]
-NonNegative: TypeAlias = Annotated[int, Field(ge=0)]
-Seconds: TypeAlias = Annotated[int | float, Field(ge=0)]
-Millis: TypeAlias = Annotated[int, Field(ge=0)]
-"""Milliseconds from a race's start (``t_ms``, ``times_ms``, ``elapsed_ms``)."""
+Boards: TypeAlias = Annotated[list[WireBoard], Field(min_length=2, max_length=2)]
 Hex32: TypeAlias = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 """32 bytes as 64 lowercase hex digits: a seed, or a seed's SHA-256 commit."""
 Hexes: TypeAlias = Annotated[list[Hex32], Field(min_length=2, max_length=2)]
-Bots: TypeAlias = Annotated[list[bool], Field(min_length=2, max_length=2)]
 Ratings: TypeAlias = Annotated[list[int | None], Field(min_length=2, max_length=2)]
 Times: TypeAlias = Annotated[list[Millis | None], Field(min_length=2, max_length=2)]
-
-
-class Limits(Model):
-    """The server's settings a client shows or keeps to; seconds are whole where they can be."""
-
-    idle_s: Seconds
-    """How long a racer may go without an accepted play or redeal before timing out."""
-    grace_s: Seconds
-    """How long a dropped player has to come back."""
-    max_message: NonNegative
-    """The largest frame the server takes, in bytes."""
-
-
-class Rating(Model):
-    """A player's rating as clients show it: a whole number, ``?`` beside a provisional one."""
-
-    rating: int
-    provisional: bool
-    """The deviation is still 110 or more: too few rated races to be sure."""
-
-
-class Welcome(Message):
-    """Reply to ``hello``. Keep ``token``: it is the only way back to this identity."""
-
-    type: Literal["welcome"] = "welcome"
-    player_id: str
-    name: str
-    token: str
-    protocol: int
-    rating: Rating
-    limits: Limits
-
-
-class RoomInfo(Model):
-    """A public open room, as the lobby lists it."""
-
-    code: str
-    host: str
-    """The name of the player who opened it."""
-    rules: Rules
-
-
-class GameInfo(Model):
-    """A live race, as the lobby lists it."""
-
-    game_id: str
-    players: Pair
-    counts: Counts
-    bots: Bots
-
-
-class SeekInfo(Model):
-    """How many players wait in quick match for one set of rules."""
-
-    rules: Rules
-    count: Annotated[int, Field(ge=1)]
-
-
-class LobbySnapshot(Message):
-    """Reply to ``lobby``: ``rooms`` and ``games`` at most :data:`LIST_CAP` each, newest first."""
-
-    type: Literal["lobby"] = "lobby"
-    online: NonNegative
-    seeking: NonNegative
-    seeks: list[SeekInfo]
-    rooms: Annotated[list[RoomInfo], Field(max_length=LIST_CAP)]
-    rooms_total: NonNegative
-    games: Annotated[list[GameInfo], Field(max_length=LIST_CAP)]
-    games_total: NonNegative
-
-
-class Seeking(Message):
-    """Reply to ``seek``, with the rules' defaults filled in."""
-
-    type: Literal["seeking"] = "seeking"
-    rules: Rules
-
-
-class Room(Message):
-    """Reply to ``create_room``: the code to give the opponent."""
-
-    type: Literal["room"] = "room"
-    code: str
-    rules: Rules
-
-
-class Cancelled(Message):
-    """Reply to ``cancel``."""
-
-    type: Literal["cancelled"] = "cancelled"
+Unrated: TypeAlias = Literal["no_play", "fair_play"]
+"""Why a race with ``rated`` rules changed no rating (PROTOCOL.md, "Fair play")."""
 
 
 class GameStart(Message):
     """To both players when a race begins."""
 
     type: Literal["game_start"] = "game_start"
-    game_id: str
+    game_id: GameId
     seat: Seat
     """The receiver's seat."""
-    players: Pair
+    players: Names
     bots: Bots
     ratings: Ratings
     """The players' ratings before a rated race; null in an unrated one."""
@@ -180,6 +96,12 @@ class GameStart(Message):
     commits: Hexes
     """Each seat's seed commit: the SHA-256 of the seed ``game_over`` reveals."""
     seq: Seq
+    daily: Day | None = None
+    """The day of the daily deal this race is on; null for any other race."""
+    ghost: PlayerName | None = None
+    """In a daily race, whose clear seat 1 replays; null for any other seat 1."""
+    arena_id: str | None = None
+    """The arena that paired this race; null for any other race."""
 
 
 class Played(Message):
@@ -189,7 +111,7 @@ class Played(Message):
     model_config = ConfigDict(validate_by_name=True)
 
     type: Literal["played"] = "played"
-    game_id: str
+    game_id: GameId
     seat: Seat
     card: CardCode
     from_: Literal["bouquet", "bed"] = Field(alias="from")
@@ -206,9 +128,9 @@ class Redealt(Message):
     """After a redeal: the mover's new board."""
 
     type: Literal["redealt"] = "redealt"
-    game_id: str
+    game_id: GameId
     seat: Seat
-    board: Board
+    board: WireBoard
     t_ms: Millis
     seq: Seq
 
@@ -217,7 +139,7 @@ class StatusChanged(Message):
     """A status change that no play, redeal or deal shows: timed_out, resigned, abandoned."""
 
     type: Literal["status"] = "status"
-    game_id: str
+    game_id: GameId
     seat: Seat
     status: BoardStatus
     count: Count
@@ -228,7 +150,7 @@ class OpponentAway(Message):
     """The opponent's connection dropped; they have ``grace_s`` seconds to come back."""
 
     type: Literal["opponent_away"] = "opponent_away"
-    game_id: str
+    game_id: GameId
     grace_s: Seconds
 
 
@@ -236,21 +158,28 @@ class OpponentBack(Message):
     """The opponent came back."""
 
     type: Literal["opponent_back"] = "opponent_back"
-    game_id: str
+    game_id: GameId
 
 
 class RematchOffered(Message):
     """The opponent asked for a rematch."""
 
     type: Literal["rematch_offered"] = "rematch_offered"
-    game_id: str
+    game_id: GameId
 
 
 class RematchWaiting(Message):
-    """Reply to ``rematch`` while the opponent has not asked for one yet."""
+    """Reply to ``rematch`` while the opponent has not asked for one."""
 
     type: Literal["rematch_waiting"] = "rematch_waiting"
-    game_id: str
+    game_id: GameId
+
+
+class Reported(Message):
+    """Reply to ``report``: the operator will look at the race."""
+
+    type: Literal["reported"] = "reported"
+    game_id: GameId
 
 
 class RatingChange(Model):
@@ -264,7 +193,7 @@ class GameOver(Message):
     """The result is decided."""
 
     type: Literal["game_over"] = "game_over"
-    game_id: str
+    game_id: GameId
     result: Literal["win", "draw"]
     winner: Seat | None
     reason: Literal[
@@ -284,6 +213,12 @@ class GameOver(Message):
     """Each seat's seed, revealed: its SHA-256 is the ``commits`` of ``game_start``."""
     ratings: Annotated[list[RatingChange], Field(min_length=2, max_length=2)] | None
     """Both players' ratings before and after a rated race; null in an unrated one."""
+    unrated: Unrated | None = None
+    """Why a race with ``rated`` rules changed no rating; null otherwise."""
+    daily: DailyResult | None = None
+    """What a daily race did on the day's board; null for any other race."""
+    arena: ArenaResult | None = None
+    """What an arena race scored; null for any other race."""
     seq: Seq
 
 
@@ -291,10 +226,10 @@ class GameState(Message):
     """The whole race, on resume or ``watch``; ``seq`` is the last event it includes."""
 
     type: Literal["game_state"] = "game_state"
-    game_id: str
+    game_id: GameId
     seat: Seat | None = Field(default=None, exclude_if=lambda value: value is None)
     """The receiver's seat; left out for a spectator."""
-    players: Pair
+    players: Names
     bots: Bots
     ratings: Ratings
     rules: Rules
@@ -331,6 +266,8 @@ ServerMessage: TypeAlias = Annotated[
     | OpponentBack
     | RematchOffered
     | RematchWaiting
+    | Reported
+    | Arena
     | GameOver
     | GameState
     | Error,

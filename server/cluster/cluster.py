@@ -49,8 +49,7 @@ from typing import TYPE_CHECKING, Any
 from redis.exceptions import RedisError
 
 from core.events import Output, Queued, RaceEnded, RaceStarted, RoomListed, Send
-from protocol import ClientMessage, Rules, Seek, encode
-from protocol import Lobby as LobbyRequest
+from protocol import ClientMessage, LobbyRequest, Rules, Seek, encode
 from protocol.close_codes import CloseCode
 
 from .bus import Bus

@@ -22,6 +22,7 @@ from protocol import (
     GameState,
     Hello,
     JoinRoom,
+    LobbyRequest,
     LobbySnapshot,
     OpponentAway,
     OpponentBack,
@@ -41,7 +42,6 @@ from protocol import (
     decode,
     encode,
 )
-from protocol import Lobby as AskLobby
 
 from .helpers import GRACE, IDLE, kinds, message, messages, seed_bytes_with
 
@@ -105,7 +105,7 @@ def watchers(lobby: Lobby, game_id: str) -> frozenset[str]:
 
 
 def snapshot(lobby: Lobby) -> LobbySnapshot:
-    (reply,) = messages(send(lobby, "ann", AskLobby()))
+    (reply,) = messages(send(lobby, "ann", LobbyRequest()))
     assert isinstance(reply, LobbySnapshot)
     return reply
 

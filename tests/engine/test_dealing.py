@@ -1,9 +1,11 @@
 """Verifiable dealing: PROTOCOL.md's known answers, the stream's pieces, and the dealers.
 
-``deal_vectors.jsonl`` is a copy of the protocol's conformance vectors
-(``shared/conformance/deal_vectors.jsonl``), kept here so that the repository
-checks itself: one JSON object a line with ``seed``, ``commit``, ``classic``,
-``winnable`` and ``redeal_of_classic``.
+The known answers are the repository's one copy of the protocol's conformance
+vectors, ``protocol/conformance/deal_vectors.jsonl`` (the package ships it to
+client authors): one JSON object a line with ``seed``, ``commit``, ``classic``,
+``winnable``, ``redeal_of_classic``, ``redeal_of_winnable`` and ``redeal_after``.
+The engine's tests read the file itself, not through :mod:`protocol`, which the
+engine does not know.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import hashlib
 import json
 import random
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -30,6 +32,7 @@ from engine import (
     Layout,
     LegacyDealer,
     SeedDealer,
+    Status,
     can_clear,
     commit,
     deal,
@@ -46,7 +49,7 @@ if TYPE_CHECKING:
 
     from engine import Dealer
 
-VECTORS_PATH = Path(__file__).with_name("deal_vectors.jsonl")
+VECTORS_PATH = Path(__file__).parents[2] / "protocol" / "conformance" / "deal_vectors.jsonl"
 VECTORS = [json.loads(line) for line in VECTORS_PATH.read_text().splitlines() if line.strip()]
 
 
@@ -69,20 +72,45 @@ def seed_of(i: int) -> bytes:
 # -- known answers -------------------------------------------------------------
 
 
+FIELDS = {
+    "seed", "commit", "classic", "winnable",
+    "redeal_of_classic", "redeal_of_winnable", "redeal_after",
+}  # fmt: skip
+
+
 def test_the_vectors_are_there() -> None:
-    assert len(VECTORS) >= 2
+    assert len(VECTORS) >= 4
     for vector in VECTORS:
-        assert set(vector) >= {"seed", "commit", "classic", "winnable", "redeal_of_classic"}
+        assert set(vector) == FIELDS
+        assert set(vector["redeal_after"]) == {"plays", "board"}
+    # Some vector plays several cards before its redeal, of more than one suit.
+    assert max(len(vector["redeal_after"]["plays"]) for vector in VECTORS) > 3
 
 
 @pytest.mark.parametrize("vector", VECTORS, ids=lambda vector: vector["seed"][:8])
-def test_known_answers(vector: dict[str, object]) -> None:
+def test_known_answers(vector: dict[str, Any]) -> None:
     seed = seed_from_hex(str(vector["seed"]))
     assert commit(seed) == vector["commit"]
     dealt = classic(seed)
     assert as_json(dealt) == vector["classic"]
     assert as_json(winnable(seed)) == vector["winnable"]
     assert as_json(redeal(seed, gathered(dealt))) == vector["redeal_of_classic"]
+    assert as_json(redeal(seed, gathered(winnable(seed)))) == vector["redeal_of_winnable"]
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=lambda vector: vector["seed"][:8])
+def test_known_answers_of_a_redeal_after_plays(vector: dict[str, Any]) -> None:
+    """The classic layout, the vector's cards played in order on a board (each legal when
+    it comes, and then the board is stuck), then the board's own redeal, as a race makes it."""
+    seed = seed_from_hex(vector["seed"])
+    dealer = SeedDealer(seed)
+    board = Board(dealer.layout(winnable=False), redeals=1)
+    for code in vector["redeal_after"]["plays"]:
+        board.play(Card.parse(code))
+    assert board.status is Status.STUCK
+    board.redeal(dealer.redeal)
+    redealt = Layout(tuple(map(tuple, board.beds)), tuple(board.bouquet))
+    assert as_json(redealt) == vector["redeal_after"]["board"]
 
 
 def test_a_board_gathers_its_cards_in_protocol_order() -> None:

@@ -11,11 +11,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from protocol import (
+    GAME_ID_PATTERN,
     BoardStatus,
     DecodeError,
     Error,
     Hello,
-    Lobby,
+    LobbyRequest,
     Play,
     Played,
     decode,
@@ -136,7 +137,7 @@ def test_an_invalid_id_is_bad_message_without_id(request_id: object) -> None:
 
 @pytest.mark.parametrize("request_id", ["x" * 64, "", 0, -1, 2**70, "é", None])
 def test_a_valid_id_is_kept(request_id: str | int | None) -> None:
-    assert decode(json.dumps({"type": "lobby", "id": request_id})) == Lobby(id=request_id)
+    assert decode(json.dumps({"type": "lobby", "id": request_id})) == LobbyRequest(id=request_id)
 
 
 def test_unknown_type() -> None:
@@ -266,6 +267,7 @@ def test_surrogates_never_reach_a_message(text: str) -> None:
 @given(
     game_id=st.one_of(
         st.text("0123456789abcdef", min_size=16, max_size=16),  # the server's ids
+        st.from_regex(GAME_ID_PATTERN, fullmatch=True),  # any id the schema allows
         st.text(st.characters(categories=["L", "N"]), min_size=1, max_size=8),  # any alnum
         st.text(st.characters(exclude_categories=["Cs"]), max_size=20),  # escaped or not
     ),

@@ -6,8 +6,8 @@ import pytest
 
 import engine
 from protocol import (
-    Board,
     Redealt,
+    WireBoard,
     board_from_wire,
     board_to_wire,
     card_from_wire,
@@ -118,8 +118,10 @@ def test_a_board_that_does_not_add_up_is_refused() -> None:
 def test_the_wire_board_shape_is_checked() -> None:
     obj = board_to_wire(engine.Board(engine.deal(1))).model_dump()
     with pytest.raises(ValueError, match="beds"):
-        Board.model_validate({**obj, "beds": obj["beds"][:5]}, strict=True)
+        WireBoard.model_validate({**obj, "beds": obj["beds"][:5]}, strict=True)
     with pytest.raises(ValueError, match="foundations"):
-        Board.model_validate({**obj, "foundations": {"S": 0, "H": 0, "D": 0}}, strict=True)
+        WireBoard.model_validate({**obj, "foundations": {"S": 0, "H": 0, "D": 0}}, strict=True)
     with pytest.raises(ValueError, match="foundations"):
-        Board.model_validate({**obj, "foundations": {"S": 14, "H": 0, "D": 0, "C": 0}}, strict=True)
+        WireBoard.model_validate(
+            {**obj, "foundations": {"S": 14, "H": 0, "D": 0, "C": 0}}, strict=True
+        )

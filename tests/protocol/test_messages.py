@@ -13,91 +13,38 @@ import engine
 from protocol import (
     CLIENT_ADAPTER,
     ERROR_CODES,
-    PROTOCOL_VERSION,
     SERVER_ADAPTER,
-    Board,
     Cancelled,
     ClientMessage,
     CreateRoom,
     DecodeError,
     Error,
-    GameInfo,
     GameOver,
-    GameStart,
     GameState,
     Hello,
     JoinRoom,
-    Limits,
-    LobbySnapshot,
-    OpponentAway,
-    OpponentBack,
     Play,
     Played,
-    Rating,
-    RatingChange,
-    Redealt,
-    RematchOffered,
-    RematchWaiting,
-    Room,
-    RoomInfo,
     Rules,
     Seek,
-    SeekInfo,
     Seeking,
     ServerMessage,
-    StatusChanged,
     Watch,
-    Welcome,
-    board_to_wire,
     decode,
     decode_server,
     encode,
     encode_bytes,
 )
 
-# The message types and error codes as PROTOCOL.md lists them.
-DOC_CLIENT_TYPES = {
-    "hello", "lobby", "seek", "create_room", "join_room", "cancel",
-    "play", "redeal", "resign", "rematch", "watch",
-}  # fmt: skip
-DOC_SERVER_TYPES = {
-    "welcome", "lobby", "seeking", "room", "cancelled", "game_start", "played", "redealt",
-    "status", "opponent_away", "opponent_back", "rematch_offered", "rematch_waiting", "game_over",
-    "game_state", "error",
-}  # fmt: skip
-DOC_ERROR_CODES = {
-    "bad_json", "bad_message", "unknown_type", "hello_first", "bad_name", "name_taken",
-    "bad_token", "unsupported_protocol", "not_in_game", "illegal_move", "game_over", "busy",
-    "room_not_found", "room_full", "game_not_found", "rate_limited", "unavailable",
-}  # fmt: skip
-
-# PROTOCOL.md's "Rules options" example, verbatim.
-DOC_RULES = (
-    '{"deal": "independent", "winnable_only": false, "redeals": 0, "tiebreak": "draw", '
-    '"time_limit_s": null, "rated": false}'
+from .samples import (
+    CLIENT_EXAMPLES,
+    DOC_CLIENT_TYPES,
+    DOC_ERROR_CODES,
+    DOC_RULES,
+    DOC_SERVER_TYPES,
+    sample_boards,
+    server_samples,
 )
-
-# One or more frames per row of PROTOCOL.md's client table, optional fields left
-# out and given; docs/design.md's play example first.
-CLIENT_EXAMPLES = [
-    '{"type":"play","card":"QH"}',
-    '{"type": "hello", "name": "alice"}',
-    '{"type": "hello", "name": "alice", "token": "t0k3n", "protocol": 1}',
-    '{"type": "lobby"}',
-    '{"type": "seek"}',
-    f'{{"type": "seek", "rules": {DOC_RULES}}}',
-    '{"type": "seek", "rules": {"deal": "mirror", "winnable_only": true, "redeals": 1,'
-    ' "tiebreak": "first", "time_limit_s": 300}}',
-    '{"type": "create_room"}',
-    '{"type": "create_room", "rules": {"deal": "mirror"}, "public": true}',
-    '{"type": "join_room", "code": "ABCD"}',
-    '{"type": "cancel"}',
-    '{"type": "play", "card": "TH"}',
-    '{"type": "redeal"}',
-    '{"type": "resign"}',
-    '{"type": "rematch"}',
-    '{"type": "watch", "game_id": "g42"}',
-]
 
 
 def types_of(union: Any) -> set[str]:
@@ -229,133 +176,6 @@ def test_client_messages_round_trip(
 
 
 # -- server messages -------------------------------------------------------------
-
-
-def sample_boards() -> list[Board]:
-    fresh = engine.Board(engine.deal(1))
-    played = engine.Board(engine.winnable_deal(2), redeals=1)
-    for _ in range(5):
-        played.play(played.legal_plays()[0])
-    return [board_to_wire(fresh), board_to_wire(played, "timed_out")]
-
-
-def server_samples() -> list[ServerMessage]:
-    """One valid instance of every server message type, some with a request id."""
-    rules = Rules(deal="mirror", redeals=1, time_limit_s=600)
-    boards = sample_boards()
-    seeds, commits = ["0" * 64, "ab" * 32], ["cd" * 32, "ef" * 32]
-    over = GameOver(
-        game_id="g1",
-        result="win",
-        winner=1,
-        reason="most_cards",
-        counts=[3, 7],
-        times_ms=[1200, 5400],
-        seeds=seeds,
-        ratings=[RatingChange(before=1500, after=1580), RatingChange(before=1500, after=1420)],
-        seq=12,
-    )
-    pair: dict[str, Any] = {"bots": [False, True], "ratings": [None, None], "commits": commits}
-    return [
-        Welcome(
-            player_id="p1",
-            name="alice",
-            token="secret",
-            protocol=PROTOCOL_VERSION,
-            rating=Rating(rating=1500, provisional=True),
-            limits=Limits(idle_s=60, grace_s=2.5, max_message=4096),
-            id=1,
-        ),
-        LobbySnapshot(
-            online=5,
-            seeking=1,
-            seeks=[SeekInfo(rules=rules, count=1)],
-            rooms=[RoomInfo(code="ABCD", host="bob", rules=Rules())],
-            rooms_total=1,
-            games=[
-                GameInfo(game_id="g1", players=["alice", "bob"], counts=[3, 7], bots=[False, True])
-            ],
-            games_total=250,
-            id="lobby-1",
-        ),
-        Seeking(rules=rules),
-        Room(code="ABCD", rules=rules, id=0),
-        Cancelled(),
-        GameStart(
-            game_id="g1",
-            seat=0,
-            players=["alice", "bob"],
-            rules=rules,
-            boards=boards,
-            seq=0,
-            **pair,
-        ),
-        Played(
-            game_id="g1",
-            seat=1,
-            card="AS",
-            from_="bouquet",
-            bed=None,
-            count=1,
-            status="playing",
-            t_ms=0,
-            seq=1,
-            id=9,
-        ),
-        Played(
-            game_id="g1",
-            seat=0,
-            card="2S",
-            from_="bed",
-            bed=5,
-            count=2,
-            status="stalled",
-            t_ms=61_250,
-            seq=2,
-        ),
-        Redealt(game_id="g1", seat=0, board=boards[1], t_ms=70_000, seq=3),
-        StatusChanged(game_id="g1", seat=1, status="resigned", count=7, seq=4),
-        OpponentAway(game_id="g1", grace_s=30),
-        OpponentBack(game_id="g1"),
-        RematchOffered(game_id="g1"),
-        RematchWaiting(game_id="g1"),
-        over,
-        GameOver(
-            game_id="g1",
-            result="draw",
-            winner=None,
-            reason="equal_cards",
-            counts=[4, 4],
-            times_ms=[None, 300],
-            seeds=seeds,
-            ratings=None,
-            seq=5,
-        ),
-        GameState(
-            game_id="g1",
-            seat=1,
-            players=["a", "b"],
-            rules=rules,
-            boards=boards,
-            elapsed_ms=5000,
-            clock_left_ms=595_000,
-            seq=4,
-            over=None,
-            **pair,
-        ),
-        GameState(
-            game_id="g1",
-            players=["a", "b"],
-            rules=rules,
-            boards=boards,
-            elapsed_ms=5000,
-            clock_left_ms=None,
-            seq=12,
-            over=over,
-            **pair,
-        ),
-        Error(code="illegal_move", message="QH cannot be played now", id="x"),
-    ]
 
 
 def test_every_server_type_has_a_sample() -> None:

@@ -1,24 +1,21 @@
-"""The page's dealing (web/static/js/dealing.js) is PROTOCOL.md's: the known answers, and
-the engine's own deals of random seeds; its SHA-256 without Web Crypto agrees too; and
-its board says why a card must wait in the engine's words.
+"""The page's dealing (web/static/js/dealing.js) is PROTOCOL.md's: the known answers
+(protocol/conformance/deal_vectors.jsonl, redeals after plays included), and the engine's
+own deals of random seeds; its SHA-256 without Web Crypto agrees too; and its board says
+why a card must wait in the engine's words.
 
 Each check imports the page's modules inside the page, as the page itself does.
 """
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 from client.card_faces import card_name
 from engine import Board, dealing
 from engine.cards import CARDS
+from protocol.conformance import deal_vectors
 
-HERE = Path(__file__).parent
-VECTORS = [
-    json.loads(line) for line in (HERE / "deal_vectors.jsonl").read_text().splitlines() if line
-]
+VECTORS = deal_vectors()
 
 DEAL = """async ([seeds, withRedeal]) => {
   const d = await import("/js/dealing.js");
@@ -30,7 +27,27 @@ DEAL = """async ([seeds, withRedeal]) => {
     const cards = [...classic.beds.flat(), ...classic.bouquet];
     const redealt = withRedeal ? await d.redeal(seed, cards) : null;
     const winnable = await d.winnable(seed);
-    out.push({ commit: await d.commit(seed), classic, winnable, redeal_of_classic: redealt });
+    const again = [...winnable.beds.flat(), ...winnable.bouquet];
+    out.push({
+      commit: await d.commit(seed), classic, winnable, redeal_of_classic: redealt,
+      redeal_of_winnable: withRedeal ? await d.redeal(seed, again) : null,
+    });
+  }
+  return out;
+}"""
+
+REDEAL_AFTER = """async (vectors) => {
+  const d = await import("/js/dealing.js");
+  const s = await import("/js/sha256.js");
+  const { Board } = await import("/js/board.js");
+  const out = [];
+  for (const { seed: hex, plays } of vectors) {
+    const seed = s.seedFromHex(hex);
+    const board = new Board({ ...(await d.classic(seed)), redeals_left: 1 });
+    for (const code of plays) board.play(code);
+    const status = board.status();
+    board.redealAs(await d.redeal(seed, board.gathered()));
+    out.push({ status, board: { beds: board.beds, bouquet: board.bouquet } });
   }
   return out;
 }"""
@@ -41,19 +58,24 @@ def layout_json(layout: object) -> dict[str, object]:
     return {"beds": beds, "bouquet": [str(card) for card in layout.bouquet]}  # type: ignore[attr-defined]
 
 
-def test_the_vectors_are_the_engines() -> None:
-    """The copy here is the one the engine's tests hold (both copied from the shared one)."""
-    engine_copy = HERE.parent / "engine" / "deal_vectors.jsonl"
-    assert (HERE / "deal_vectors.jsonl").read_text() == engine_copy.read_text()
-
-
 def test_known_answers(web, new_page) -> None:
     page = new_page(web.base)
     dealt = page.evaluate(DEAL, [[vector["seed"] for vector in VECTORS], True])
-    assert len(dealt) == len(VECTORS) >= 1
+    assert len(dealt) == len(VECTORS) >= 4
     for vector, got in zip(VECTORS, dealt, strict=True):
-        for key in ("commit", "classic", "winnable", "redeal_of_classic"):
+        keys = ("commit", "classic", "winnable", "redeal_of_classic", "redeal_of_winnable")
+        for key in keys:
             assert got[key] == vector[key], (vector["seed"], key)
+
+
+def test_known_answers_of_a_redeal_after_plays(web, new_page) -> None:
+    """The page's board plays the vector's cards, is stuck, and redeals what it gathers."""
+    page = new_page(web.base)
+    asked = [{"seed": v["seed"], "plays": v["redeal_after"]["plays"]} for v in VECTORS]
+    redealt = page.evaluate(REDEAL_AFTER, asked)
+    for vector, got in zip(VECTORS, redealt, strict=True):
+        assert got["status"] == "stuck", vector["seed"]
+        assert got["board"] == vector["redeal_after"]["board"], vector["seed"]
 
 
 def test_random_seeds_deal_as_the_engine_deals(web, new_page) -> None:

@@ -62,6 +62,8 @@ export const ERROR = Object.freeze({
   "game_not_found": "game_not_found",
   "rate_limited": "rate_limited",
   "unavailable": "unavailable",
+  "not_allowed": "not_allowed",
+  "banned": "banned",
 });
 
 /** protocol.close_codes.CloseCode. */
