@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from protocol import RATE_BURST, RATE_PER_S
+
 __all__ = ["LATENESS", "AddressLimit", "Admission", "RateLimiter"]
 
 _SLACK = 1e-6
@@ -50,7 +52,11 @@ class RateLimiter:
     )  # fmt: skip
 
     def __init__(
-        self, burst: int = 200, rate: float = 50.0, patience: int = 100, lateness: float = LATENESS
+        self,
+        burst: int = RATE_BURST,
+        rate: float = RATE_PER_S,
+        patience: int = 100,
+        lateness: float = LATENESS,
     ) -> None:
         self.burst = burst
         self.rate = rate

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from protocol import LIST_CAP, Room, RoomInfo
+from protocol import LIST_CAP, ROOM_ALPHABET, ROOM_CODE_LENGTH, Room, RoomInfo
 
 from .events import Output, Refused, RoomListed, Send
 from .limits import AddressLimit
@@ -36,11 +36,6 @@ if TYPE_CHECKING:
     from .race import Race
 
 __all__ = ["ROOM_ALPHABET", "ROOM_CODE_LENGTH", "OpenRoom", "Rooms"]
-
-ROOM_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
-"""Digits and capitals without 0, O, 1 and I, which people mix up when reading out."""
-ROOM_CODE_LENGTH = 6
-"""32**6: about a billion codes, far too many to guess one friend's room."""
 
 
 @dataclass(slots=True)

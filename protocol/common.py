@@ -80,7 +80,11 @@ NAME_PATTERN = r"^[A-Za-z0-9_-]{1,20}$"
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 """A race's id: 1 to 64 ASCII letters, digits, ``_`` or ``-`` (the server's are 16
 hex digits), so that it needs no escaping in JSON, a URL path or a log line."""
-ROOM_CODE_PATTERN = r"^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{6}$"
+ROOM_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+"""Digits and capitals without 0, O, 1 and I, which people mix up when reading out."""
+ROOM_CODE_LENGTH = 6
+"""32**6: about a billion codes, far too many to guess one friend's room."""
+ROOM_CODE_PATTERN = f"^[{ROOM_ALPHABET}]{{{ROOM_CODE_LENGTH}}}$"
 """A room's code: six of the digits and capitals that cannot be misread (no 0, 1, I, O)."""
 TOKEN_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 """A player's token: URL-safe base64 (the server's are 43 characters)."""

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from protocol import HELLO_TIMEOUT_S
 from server.store.backends import is_postgres
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ class Settings:
     log_level: str = "INFO"
     max_connections_per_ip: int = 256
     max_connections: int = 10_000
-    hello_timeout: float = 10.0
+    hello_timeout: float = HELLO_TIMEOUT_S
     send_queue: int = 512
     new_players_per_ip: int = 500
     wrong_codes_per_ip: int = 120

@@ -21,7 +21,7 @@ from core.events import Refused
 from core.identity import Identity, Registry, hash_token
 from core.limits import AddressLimit
 from core.race_log import to_seconds
-from protocol import PROTOCOL_VERSION, Limits, Rating, Welcome
+from protocol import PROTOCOL_VERSION, RATE_BURST, RATE_PER_S, Limits, Rating, Welcome
 from server.store import StoreError, StoreUnavailable
 
 if TYPE_CHECKING:
@@ -58,6 +58,9 @@ class Identities:
             idle_s=to_seconds(settings.idle_timeout),
             grace_s=to_seconds(settings.grace),
             max_message=settings.max_message,
+            burst=RATE_BURST,
+            per_s=RATE_PER_S,
+            hello_timeout_s=to_seconds(settings.hello_timeout),
         )
         """What ``welcome`` tells every player of this server's settings."""
 

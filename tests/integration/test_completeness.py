@@ -21,13 +21,29 @@ SOURCES = "\n".join(
 SERVER_TYPES = [
     model.model_fields["type"].default for model in get_args(get_args(ServerMessage)[0])
 ]
+NOT_YET = {
+    "reported": "issue 26: reports",
+    "not_allowed": "issue 26: fair play",
+    "banned": "issue 26: the operator's tools",
+    "arena": "issue 27: arenas",
+}
+"""What revision 3 added that the server does not do yet: each must fail here until it does."""
 
 
-@pytest.mark.parametrize("code", ERROR_CODES)
+def _pending(values: list[str]) -> list[object]:
+    return [
+        pytest.param(v, marks=pytest.mark.xfail(strict=True, reason=NOT_YET[v]))
+        if v in NOT_YET
+        else v
+        for v in values
+    ]
+
+
+@pytest.mark.parametrize("code", _pending(list(ERROR_CODES)))
 def test_every_error_code_is_expected_somewhere(code):
     assert re.search(rf'(error|"code"\]) ?\(?(==)? ?"{code}"', SOURCES), code
 
 
-@pytest.mark.parametrize("kind", SERVER_TYPES)
+@pytest.mark.parametrize("kind", _pending(SERVER_TYPES))
 def test_every_server_message_is_received_somewhere(kind):
     assert re.search(rf'(recv|until)\([^)]*"{kind}"|"type": "{kind}"', SOURCES), kind

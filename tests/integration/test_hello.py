@@ -23,11 +23,19 @@ async def test_hello_makes_a_new_player(server, connect):
 
 
 async def test_welcome_gives_the_servers_limits(start_server, connect):
-    server = await start_server(idle_timeout=45, grace=2.5, max_message=2048)
+    server = await start_server(idle_timeout=45, grace=2.5, max_message=2048, hello_timeout=7.5)
     client = await connect(server)
     await client.send(type="hello", name=fresh_name("Lim"))
     welcome = await client.recv("welcome")
-    assert welcome["limits"] == {"idle_s": 45, "grace_s": 2.5, "max_message": 2048}
+    assert welcome["limits"] == {
+        "idle_s": 45,
+        "grace_s": 2.5,
+        "max_message": 2048,
+        "burst": 200,
+        "per_s": 50,
+        "hello_timeout_s": 7.5,
+    }
+    assert (welcome["revision"], welcome["bot"]) == (3, False)
 
 
 async def test_hello_without_protocol_is_protocol_1(server, connect):

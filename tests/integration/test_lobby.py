@@ -29,6 +29,7 @@ async def test_lobby_snapshot(server, player):
         "rooms_total": 0,
         "games": [],
         "games_total": 0,
+        "arenas": [],
         "id": "l",
     }
 

@@ -51,6 +51,9 @@ async def test_a_whole_race_to_cleared(server, race):
         "reason": "cleared",
         "counts": [52, 0] if racing.seat_a == 0 else [0, 52],
         "ratings": None,
+        "unrated": None,
+        "daily": None,
+        "arena": None,
         "seq": 53,
     }
     assert times[racing.seat_a] == acks[-1]["t_ms"]

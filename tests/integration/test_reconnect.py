@@ -83,6 +83,9 @@ async def test_away_past_the_grace_abandons(start_server, connect, race):
         "reason": "abandoned",
         "counts": [0, 1] if racing.seat_a == 0 else [1, 0],
         "ratings": None,
+        "unrated": None,
+        "daily": None,
+        "arena": None,
         "seq": 3,
     }
     assert times[racing.seat_a] is None and isinstance(times[racing.seat_b], int)
