@@ -9,11 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8765
 DB   ?= flowergarden.sqlite3
 
-<<<<<<< HEAD
-.PHONY: help venv constraints image services serve play practice test lint typecheck pytest schema stats bench bench-quick bench-cluster bot-pace clean
-=======
-.PHONY: help venv services serve play practice test lint typecheck pytest schema schema-js stats bench bench-quick bench-cluster clean
->>>>>>> contract
+.PHONY: help venv constraints image services serve play practice test lint typecheck pytest schema schema-js stats bench bench-quick bench-cluster bot-pace clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -159,8 +155,4 @@ bot-pace: $(STAMP)  ## the bots' pace per level, and docs/bot-pace-level3.svg (a
 	$(BIN)/python -m bench.bot_pace --level 3 --out docs/bot-pace-level3.svg
 
 clean:  ## remove the virtual environment and caches
-<<<<<<< HEAD
-	rm -rf $(VENV) $(FRESH) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info
-=======
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info $(SCHEMA_JS)/node_modules
->>>>>>> contract
+	rm -rf $(VENV) $(FRESH) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info $(SCHEMA_JS)/node_modules
