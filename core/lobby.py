@@ -193,6 +193,34 @@ class Lobby:
             player.race, player.last_race, player.finished = race, None, None
         return self._after_race(race, [*out, Wake(race.game_id, race.next_deadline())])
 
+    def hold(self, now: float) -> list[Output]:
+        """Hold every race here (:meth:`Race.pause <core.race.Race.pause>`): this worker
+        is not sure it still owns them."""
+        return [out for race in self._races.values() for out in race.pause(now)]
+
+    def go_on(self, game_id: str, now: float) -> list[Output]:
+        """Race ``game_id`` is this worker's after all: it goes on from where it was held."""
+        race = self._races.get(game_id)
+        return [] if race is None else race.resume(now)
+
+    def let_go_of(self, game_id: str) -> tuple[str, ...]:
+        """Race ``game_id`` leaves this lobby unended: another worker owns it now.
+
+        Returns who was in it, players and spectators, for the glue to send
+        away (they come back to the race's owner); the race's timer goes.
+        """
+        race = self._races.pop(game_id, None)
+        if race is None:
+            return ()
+        self._rooms.race_over(race)
+        for player_id in race.player_ids:
+            player = self._players.get(player_id)
+            if player is not None and player.race is race:
+                player.race = player.last_race = None
+        for player_id in race.watchers:
+            self._players[player_id].watching = None
+        return (*race.player_ids, *race.watchers)
+
     # -- commands --------------------------------------------------------------
 
     def handle(self, player_id: str, message: ClientMessage, now: float) -> list[Output]:

@@ -171,6 +171,28 @@ class Race(RaceState):
             out += self._expire(due, now)
         return self._woken(out)
 
+    def pause(self, now: float) -> list[Output]:
+        """Hold the race where it stands at ``now``: its worker is not sure it still owns it.
+
+        A worker whose lease it could not renew in time stops acting for its
+        races before the lease can lapse (docs/design.md, "Several workers"):
+        no deadline falls and no move is taken (``unavailable``) until
+        :meth:`resume`, or until the race leaves this worker for good.
+        """
+        if self.paused_at is None and self.over is None:
+            self.paused_at = now
+        return self._woken([])
+
+    def resume(self, now: float) -> list[Output]:
+        """Go on from where :meth:`pause` held the race: the time between does not count."""
+        if self.paused_at is not None:
+            held, self.paused_at = now - self.paused_at, None
+            self.started += held
+            self._clock = None if self._clock is None else self._clock + held
+            for seat in self._seats:
+                seat.shift(held)
+        return self._woken([])
+
     def abort(self, now: float) -> list[Output]:
         """End the race as a draw, ``aborted``: its journal could not be replayed."""
         self._check_live()
@@ -286,6 +308,8 @@ class Race(RaceState):
     def _check_live(self) -> None:
         if self.over is not None:
             raise Refused("game_over", "this race is over")
+        if self.paused_at is not None:
+            raise Refused("unavailable", "this race is held for a moment; try again")
 
     def _broadcast(self, message: Redealt | StatusChanged | GameOver) -> Send:
         return Send(self._audience.all, message)

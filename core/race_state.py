@@ -84,6 +84,8 @@ class RaceState:
             seat.bot = bot
         self._bots = [bot is not None for bot in bots]
         self._clock: float | None = None
+        self.paused_at: float | None = None
+        """While its worker is not sure it still owns it: since when (see :meth:`Race.pause`)."""
         self._players = tuple(seat.info.player_id for seat in self._seats)
         self._audience = Audience(self._players)
         """Who hears the race's events: its players, then its spectators."""
@@ -133,6 +135,6 @@ class RaceState:
 
     def next_deadline(self) -> float | None:
         """The earliest time at which :meth:`tick` has something to do, or None."""
-        if self.over is not None:
+        if self.over is not None or self.paused_at is not None:
             return None
         return earliest(self._seats, self._clock)

@@ -97,6 +97,15 @@ class Seat:
         assert move is not None, "no bot move was planned"
         return move
 
+    def shift(self, seconds: float) -> None:
+        """Every deadline of this seat falls ``seconds`` later (the race was held)."""
+        if self.idle_deadline is not None:
+            self.idle_deadline += seconds
+        if self.away_deadline is not None:
+            self.away_deadline += seconds
+        if self.bot_at is not None:
+            self.bot_at += seconds
+
     def stop(self) -> None:
         """The race is over: no deadline of this seat falls any more."""
         self.idle_deadline = self.away_deadline = self.bot_at = None

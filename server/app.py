@@ -8,12 +8,8 @@ go to each receiver's outgoing queue. Only a ``hello`` waits (for the store),
 and the messages behind it wait with it. No rule of the game or the lobby
 lives here: only timers, the wait for identity (:mod:`server.identities`,
 which needs the store), and what belongs to sockets (close codes, limits;
-the HTTP pages are :mod:`server.http.pages`).
-
-Close codes: 1001 on shutdown, 1003 for a binary frame, 1008 for a flood or
-a missing ``hello``, 1009 for a frame over ``--max-message`` (websockets
-itself), 1011 when handling a message fails (a bug), 4000 for a connection
-replaced by a newer one with the same token.
+the HTTP pages are :mod:`server.http.pages`). Every close code it uses is
+one of :class:`protocol.close_codes.CloseCode`, which says when each is sent.
 """
 
 from __future__ import annotations
@@ -25,15 +21,9 @@ import time
 from typing import TYPE_CHECKING
 
 from core.events import Refused
-from core.limits import Admission, RateLimiter
+from core.limits import RateLimiter
 from core.lobby import Lobby
 from core.restore import restored
-from protocol import (
-    DecodeError,
-    Error,
-    Hello,
-    decode,
-)
 from protocol.close_codes import CloseCode
 from server.cluster.cluster import Cluster
 from server.cluster.remote import RemoteConn
@@ -48,6 +38,7 @@ from .delivery import Delivery
 from .hellos import Hellos
 from .identities import Identities
 from .peers import Alone, Peers
+from .reception import Reception
 from .timers import RaceTimers
 
 if TYPE_CHECKING:
@@ -57,7 +48,6 @@ if TYPE_CHECKING:
     from core.identity import Identity
     from protocol import ClientMessage, ErrorCode, RequestId
     from server.store import Store
-    from server.transport.connection import Request, Response
 
     from .config import Settings
 
@@ -105,7 +95,8 @@ class GameServer:
         self.metrics = Metrics(self.lobby, self._conns, self.connections, worker)
         self.pages = Pages(self)
         self._timers = RaceTimers(self._tick, clock)
-        self._hellos = Hellos(self)
+        self.hellos = Hellos(self)
+        self.reception = Reception(self)
         self._closed: asyncio.Future[None] | None = None
         self.peers: Peers = Alone()
         """The other workers, if there are any (server/peers.py)."""
@@ -138,7 +129,7 @@ class GameServer:
             queue=settings.send_queue,
             open_timeout=settings.hello_timeout,
         )
-        listener = Listener(self, self._connection, options, settings.max_connections)
+        listener = Listener(self.reception, self._connection, options, settings.max_connections)
         await listener.start(settings.host, settings.port, reuse_port=settings.reuse_port)
         self._listener = listener
         log.info("listening on %s", self.url)
@@ -200,7 +191,7 @@ class GameServer:
         # stops retrying writes that keep failing): waiting for the hellos and
         # writes before closing it could be waiting for ever.
         await self.store.close()
-        if pending := self._hellos.waiting | self._delivery.writes:
+        if pending := self.hellos.waiting | self._delivery.writes:
             await asyncio.gather(*pending, return_exceptions=True)
         if listener is not None:
             await listener.close()
@@ -213,131 +204,34 @@ class GameServer:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    # -- HTTP ------------------------------------------------------------------
+    # -- connections (server/reception.py) ---------------------------------------
 
-    def request(self, conn: Conn, request: Request) -> Response | asyncio.Future[Response] | None:
-        """The answer to an HTTP request (server/http/pages.py); None opens the websocket."""
-        return self.pages.answer(conn, request)
+    def received(self, conn: AnyConn, message: str | bytes) -> None:
+        """A message from a connection, here or on another worker."""
+        self.reception.received(conn, message)
+
+    def closed(self, conn: AnyConn) -> None:
+        """A connection, here or on another worker, has ended."""
+        self.reception.closed(conn)
 
     def connections(self) -> int:
         """Every TCP connection open, in its handshake or not."""
         return len(self._listener.connections) if self._listener is not None else 0
 
-    # -- one connection --------------------------------------------------------
-
-    def opened(self, conn: Conn) -> None:
-        conn.hello_timer = asyncio.get_running_loop().call_later(
-            self.settings.hello_timeout, self._hello_timeout, conn
-        )
-
-    def received(self, conn: AnyConn, message: str | bytes) -> None:
-        """A message, as it arrives: it passes the rate limit now, then is
-        handled, or held in order while a ``hello`` waits for the store."""
-        self.metrics.messages += 1
-        if not self._admit(conn):
-            return
-        if isinstance(message, bytes):
-            self.let_go(conn, CloseCode.UNSUPPORTED_DATA, "binary frames are refused")
-        elif conn.waiting is not None:
-            conn.waiting.append(message)
-        else:
-            self.handle(conn, message)
-
-    def pinged(self, conn: AnyConn) -> None:
-        """A ping counts against the rate limit as a message does (PROTOCOL.md, "Limits")."""
-        self._admit(conn)
-
-    def closed(self, conn: AnyConn) -> None:
-        if conn.hello_timer is not None:
-            conn.hello_timer.cancel()
-        who = conn.player.name if conn.player else "replaced" if conn.replaced else "no hello"
-        log.info("connection from %s closed (%s): %s", conn.ip, conn.close_code, who)
-        self.metrics.closed(conn.close_code)
-        if isinstance(conn, Conn) and conn.proxy is not None:
-            self.peers.gone(conn)  # the player's home lets them go
-        self._gone(conn)  # at once: the opponent hears of it without delay
-
-    def _admit(self, conn: AnyConn) -> bool:
-        """Whether to handle the message (or ping) arriving now; the client is
-        told, or let go, when it is over the rate limit."""
-        if conn.replaced or conn.let_go or self.closing:
-            # After a newer connection took the player over, or once the
-            # server is closing the connection: read, so that the peer's
-            # close frame is seen, and dropped.
-            return False
-        verdict = conn.limiter.admit(self.clock())
-        if verdict is Admission.LIMIT:
-            self.error(conn, Error(code="rate_limited", message="too many messages; slow down"))
-        elif verdict is Admission.CLOSE:
-            self.let_go(conn, CloseCode.POLICY_VIOLATION, "too many messages")
-        return verdict is Admission.ACCEPT
-
-    def handle(self, conn: AnyConn, text: str) -> bool:
-        """Handle one admitted message; False if that failed.
-
-        A failure is a bug: it is logged and the connection let go with 1011,
-        as websockets does when a handler fails, and nothing more from it is
-        handled.
-        """
-        try:
-            if isinstance(conn, Conn) and conn.proxy is not None:
-                self.peers.forward(conn, text)  # the player's home, on another worker, decodes it
-            elif (message := self._decoded(conn, text)) is not None:
-                self._on_message(conn, message)
-        except Exception:
-            log.exception("handling a message from %s failed", conn.ip)
-            self.let_go(conn, CloseCode.INTERNAL_ERROR, "internal error")
-            return False
-        return True
-
-    def error(self, conn: AnyConn, message: Error) -> None:
-        """Send an ``error``: every one the server sends goes through here, and is counted."""
-        self.metrics.error(message.code)
-        conn.send(message)
-
-    def let_go(self, conn: AnyConn, code: int, reason: str) -> None:
-        """Close ``conn`` with ``code`` once what is queued for it is written;
-        its player leaves the lobby at once, and nothing more from it is handled."""
-        conn.let_go = True
-        self._gone(conn)
-        conn.close(code, reason)
-
-    def _hello_timeout(self, conn: AnyConn) -> None:
-        if conn.player is None and not conn.replaced:
-            conn.close(CloseCode.POLICY_VIOLATION, "no hello in time")
-
-    def _on_message(self, conn: AnyConn, message: ClientMessage) -> None:
-        """A decoded message: only a ``hello`` waits (for the store); nothing else does."""
-        if conn.player is None:
-            if isinstance(message, Hello):
-                self._hellos.begin(conn, message)
-            else:
-                self.error(conn, error("hello_first", "say hello first", message.id))
-        elif isinstance(message, Hello):
-            self.error(conn, error("busy", "you have already said hello", message.id))
-        elif not self.peers.takes(conn.player.player_id, message):
-            self.command(conn.player.player_id, message)
-
-    def _decoded(self, conn: AnyConn, frame: str) -> ClientMessage | None:
-        """The message in ``frame``, or None once the client has its decoding error."""
-        try:
-            return decode(frame)
-        except DecodeError as exc:
-            self.error(conn, exc.to_error())
-            return None
-
     def refuse(self, player_id: str, message: ClientMessage, code: ErrorCode, why: str) -> None:
         """Answer a player's command with an ``error``."""
         conn = self._conns.get(player_id)
         if conn is not None:
-            self.error(conn, error(code, why, message.id))
+            self.reception.error(conn, error(code, why, message.id))
 
     def command(self, player_id: str, message: ClientMessage) -> None:
         """Have this worker's lobby core carry out a player's command."""
         try:
             outputs = self.lobby.handle(player_id, message, self.clock())
         except Refused as refused:
-            self.error(self._conns[player_id], error(refused.code, refused.message, message.id))
+            self.reception.error(
+                self._conns[player_id], error(refused.code, refused.message, message.id)
+            )
             return
         self.deliver(outputs, player_id, message.id)
 
@@ -358,7 +252,8 @@ class GameServer:
         )
         self.deliver(outputs, identity.player_id, None)
 
-    def _gone(self, conn: AnyConn) -> None:
+    def gone(self, conn: AnyConn) -> None:
+        """``conn``'s player, if it is still theirs, leaves this worker's lobby core."""
         identity = conn.player
         if identity is None or self._conns.get(identity.player_id) is not conn:
             return
@@ -392,6 +287,19 @@ class GameServer:
     def conn_of(self, player_id: str) -> AnyConn | None:
         """The connection of a player whose home is here."""
         return self._conns.get(player_id)
+
+    def hold_races(self) -> None:
+        """Hold every race here: this worker is not sure it still owns them."""
+        self.deliver(self.lobby.hold(self.clock()), "", None)
+
+    def go_on(self, game_id: str) -> None:
+        """A held race is this worker's after all: it goes on."""
+        self.deliver(self.lobby.go_on(game_id, self.clock()), "", None)
+
+    def let_go_of(self, game_id: str) -> None:
+        """A race is another worker's now: it leaves here, and its people go to it (1012)."""
+        self._delivery.send_away(self.lobby.let_go_of(game_id), "your race moved; connect again")
+        self._timers.wake(game_id, None)
 
     def deliver(self, outputs: list[Output], sender: str, request_id: RequestId | None) -> None:
         """Carry out the cores' outputs (server/delivery.py)."""

@@ -24,11 +24,12 @@ from typing import TYPE_CHECKING, Any
 
 from core.events import Journaled, RaceEnded, RaceStarted, Send, SendPlayed, Wake
 from protocol import GameStart, encode_bytes
+from protocol.close_codes import CloseCode
 
 from .conn import with_id
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable
+    from collections.abc import Awaitable, Iterable
 
     from core.events import Output
     from core.race_log import RaceRecord
@@ -89,6 +90,15 @@ class Delivery:
                     request_id = None
                 else:
                     conn.outbox.push(frame, barrier)
+
+    def send_away(self, player_ids: Iterable[str], reason: str) -> None:
+        """Close the connections of ``player_ids`` here with 1012, so that they come back
+        to a race's new owner; what was queued for them is not written."""
+        for player_id in player_ids:
+            conn = self._conns.get(player_id)
+            if conn is not None:
+                conn.discard()
+                conn.close(CloseCode.SERVICE_RESTART, reason)
 
     def persist(self, write: Awaitable[None]) -> asyncio.Future[None]:
         """Keep track of a store write (its failure is logged); the future to wait on."""

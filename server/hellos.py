@@ -53,10 +53,10 @@ class Hellos:
         server = self._server
         if not hello.cancelled() and (exc := hello.exception()) is not None:
             log.error("saying hello from %s failed", conn.ip, exc_info=exc)
-            server.let_go(conn, CloseCode.INTERNAL_ERROR, "internal error")
+            server.reception.let_go(conn, CloseCode.INTERNAL_ERROR, "internal error")
             return
         for i, text in enumerate(waiting):
-            if conn.let_go or conn.closing or not server.handle(conn, text):
+            if conn.let_go or conn.closing or not server.reception.handle(conn, text):
                 return
             if conn.waiting is not None:
                 conn.waiting.extend(waiting[i + 1 :])
@@ -67,7 +67,7 @@ class Hellos:
         try:
             identity, token = await server.identities.identify(hello, conn.ip)
         except Refused as refused:
-            server.error(conn, error(refused.code, refused.message, hello.id))
+            server.reception.error(conn, error(refused.code, refused.message, hello.id))
             return
         if conn.closing or conn.let_go or server.closing:
             return  # gone, or going, while the store answered: nobody to welcome

@@ -74,6 +74,15 @@ class Glue(Protocol):
     async def restore_races(self, only: Collection[str] | None = None) -> None:
         """Take back the live races of the store, or those of them in ``only``."""
 
+    def hold_races(self) -> None:
+        """Hold every race here: this worker is not sure it still owns them."""
+
+    def go_on(self, game_id: str) -> None:
+        """A held race is this worker's after all: it goes on."""
+
+    def let_go_of(self, game_id: str) -> None:
+        """A race is another worker's now: it leaves here, and its people go to it."""
+
 
 class Peers(Protocol):
     """What the glue asks of the other workers (see the module docstring)."""

@@ -1,13 +1,14 @@
-"""Messages between workers, over Redis pub/sub: each worker listens on a channel of its own.
+"""Messages between workers, over Redis pub/sub, numbered so that a lost one is noticed.
 
 Theory of operation
 -------------------
 Several workers serve one lobby (docs/design.md, "Several workers"). What one
 worker must tell another (a play for the race it owns, a frame for a player
-connected to it, "your connection for this player is replaced") goes as one
-Redis ``PUBLISH`` to the receiver's channel, ``fg:worker:<id>``. The bus knows
-nothing of what messages mean: a message is a small JSON object, and the
-worker's handler takes it as it arrives.
+connected to it) goes as one Redis ``PUBLISH`` to the receiver's channel,
+``fg:worker:<id>``; what every worker must hear (that a worker was born) goes
+to ``fg:all``. A message is a typed value (:mod:`server.cluster.to_home`,
+:mod:`server.cluster.to_socket`, :mod:`server.cluster.to_worker`), turned
+into bytes in one place (:mod:`server.cluster.codec`).
 
 Order: pub/sub delivers a channel's messages in the order one connection
 published them, so :meth:`Bus.send` never publishes itself. It queues, and one
@@ -15,40 +16,58 @@ task writes the queue through one connection, a pipeline per pass: a race's
 events reach each worker in ``seq`` order, and a busy pass of the event loop
 costs one round trip to Redis, not one a message.
 
-Faults: pub/sub is at most once. While Redis is unreachable, :meth:`send`
-keeps queueing (up to ``backlog`` messages; past it the oldest are dropped and
-counted) and the listener reconnects with the same backoff as the store
-(:class:`server.store.faults.Patience`). A message published while a worker was not
-subscribed is lost: so :attr:`Bus.on_reconnect` tells the worker when its
-subscription is back, and it asks again for what it may have missed (a race's
-whole state, ``game_state``, is the resynchronisation the protocol has).
+Loss: pub/sub is at most once: a message published while the receiver was not
+subscribed, or dropped from a full backlog while Redis was away, is gone. So
+each message carries its number on its *link*, from one sender incarnation to
+one receiver, and the receiver checks that each link's numbers follow on. A
+message that never came shows as a gap at the next one, and a sender that
+restarted as a new incarnation; either way the receiver is told
+(``on_broken``) and resynchronises what went over that link, without guessing
+what was lost. :meth:`Bus.still` sends each link a numbered :class:`Still`
+once a beat, so that a lost last message is noticed within a beat.
+(``python -m bench.bus`` compares this with Redis Streams and acknowledgement.)
+
+Faults: while Redis is unreachable :meth:`send` keeps queueing (up to
+``backlog`` messages; past it the oldest are dropped and counted), the
+publisher and the listener try again with the one retry policy
+(:data:`core.backoff.REDIS`), and redis-py's own retries of a command take the
+same delays (:class:`RedisBackoff`). Commands time out after
+:data:`COMMAND_TIMEOUT`, so that a stalled Redis cannot stall a worker's beat.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import redis.asyncio as redis
-from redis.backoff import ExponentialBackoff
+from redis.backoff import AbstractBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
+from core.backoff import REDIS, Attempts, Backoff
 
-__all__ = ["Bus", "channel_of"]
+from .codec import Envelope, MalformedMessage, decode, encode
+from .to_worker import Still
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from .codec import BusMessage
+
+__all__ = ["ALL", "COMMAND_TIMEOUT", "Bus", "RedisBackoff", "channel_of"]
 
 log = logging.getLogger("flowergarden.server")
 
-Message = dict[str, Any]
-"""A decoded bus message: a JSON object."""
+ALL = "fg:all"
+"""The channel every worker listens on, beside its own."""
+COMMAND_TIMEOUT = 1.5
+"""Seconds a Redis command may take before it fails: half a lease."""
 
 
 def channel_of(worker: str) -> str:
@@ -56,14 +75,45 @@ def channel_of(worker: str) -> str:
     return f"fg:worker:{worker}"
 
 
+class RedisBackoff(AbstractBackoff):
+    """redis-py's retries of a command, on the project's one retry policy."""
+
+    def __init__(self, policy: Backoff = REDIS) -> None:
+        self._policy = policy
+
+    def reset(self) -> None:
+        return None
+
+    def compute(self, failures: int) -> float:
+        return self._policy.after(max(1, failures))
+
+
+def redis_client(url: str, *, timeout: float | None) -> redis.Redis:
+    """A client whose commands are retried on a new connection (a restarted Redis costs a
+    retry, not an error) and wait for a free connection rather than fail (a busy pass of
+    the loop may ask for more at once than the pool holds: "Too many connections" at
+    1,000 players with the plain pool's 100)."""
+    pool = redis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=64,
+        timeout=None,
+        socket_timeout=timeout,
+        socket_connect_timeout=COMMAND_TIMEOUT,
+        retry=Retry(RedisBackoff(), 5),
+        retry_on_error=[RedisConnectionError, RedisTimeoutError],
+    )
+    return redis.Redis.from_pool(pool)  # closes it on aclose
+
+
 class Bus:
-    """A worker's end of the bus: ``async with Bus(url, worker, on_message): ...``."""
+    """A worker's end of the bus: ``async with Bus(url, worker, incarnation, on_message): ...``."""
 
     def __init__(
         self,
         url: str,
         worker: str,
-        on_message: Callable[[Message], None],
+        incarnation: str,
+        on_message: Callable[[Envelope], None],
         *,
         backlog: int = 100_000,
         observe: Callable[[float], None] | None = None,
@@ -73,27 +123,22 @@ class Bus:
         ``observe`` is given how long each pipeline to Redis took, in seconds
         (for ``/metrics``).
         """
-        self.worker = worker
-        # A command on a pooled connection that Redis closed (it restarted) is
-        # tried again on a new one: a restart costs a retry, not an error. The
-        # pool waits for a free connection rather than failing: a busy pass
-        # of the loop may ask for more at once than it holds (measured:
-        # "Too many connections" at 1,000 players with the plain pool's 100).
-        pool = redis.BlockingConnectionPool.from_url(
-            url,
-            max_connections=64,
-            timeout=None,
-            retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 5),
-            retry_on_error=[RedisConnectionError, RedisTimeoutError],
-        )
-        self.client: redis.Redis = redis.Redis.from_pool(pool)  # closes it on aclose
+        self.worker, self.incarnation = worker, incarnation
+        self.client = redis_client(url, timeout=COMMAND_TIMEOUT)
+        self._listening = redis_client(url, timeout=None)  # a subscription may be quiet
         self.on_reconnect: Callable[[], None] = lambda: None
+        self.on_broken: Callable[[str, bool], None] = lambda sender, reborn: None
+        """A link from ``sender`` lost a message (False), or ``sender`` was born again (True)."""
         self.dropped = 0
         """Messages dropped because the backlog overflowed while Redis was away."""
         self._on_message = on_message
         self._observe = observe or (lambda _: None)
         self._backlog = backlog
         self._queue: deque[tuple[str, bytes]] = deque()
+        self._sent: dict[str, int] = {}
+        """The number of the last message sent on each link, by receiver."""
+        self._heard: dict[str, tuple[str, int]] = {}
+        """Each sender's incarnation and the number of its last message heard."""
         self._wanted = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
@@ -107,7 +152,7 @@ class Bus:
         await self.close()
 
     async def start(self) -> None:
-        """Subscribe to this worker's channel; return once subscribed."""
+        """Subscribe to this worker's channel and :data:`ALL`; return once subscribed."""
         self._tasks = [
             asyncio.create_task(self._listen(), name=f"bus listener {self.worker}"),
             asyncio.create_task(self._publish(), name=f"bus publisher {self.worker}"),
@@ -125,74 +170,103 @@ class Bus:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.client.aclose()
+        await self._listening.aclose()
 
-    def send(self, worker: str, message: Message) -> None:
+    def send(self, worker: str, message: BusMessage) -> None:
         """Queue ``message`` for ``worker``; it goes out, in order, within a pass or two."""
+        seq = self._sent.get(worker, 0) + 1
+        self._sent[worker] = seq
+        self._enqueue(channel_of(worker), Envelope(self.worker, self.incarnation, seq, message))
+
+    def broadcast(self, message: BusMessage) -> None:
+        """Queue ``message`` for every worker (on no link: it is not numbered)."""
+        self._enqueue(ALL, Envelope(self.worker, self.incarnation, 0, message))
+
+    def still(self, workers: Iterable[str]) -> None:
+        """Tell each of ``workers`` that its link from here is whole up to now."""
+        for worker in workers:
+            self.send(worker, Still())
+
+    def _enqueue(self, channel: str, envelope: Envelope) -> None:
         if len(self._queue) >= self._backlog:
             self._queue.popleft()
             self.dropped += 1
-        self._queue.append((channel_of(worker), json.dumps(message).encode()))
+        self._queue.append((channel, encode(envelope)))
         self._wanted.set()
 
     # -- tasks -----------------------------------------------------------------
 
     async def _publish(self) -> None:
-        delay = 0.05
+        attempts = Attempts(REDIS)
         while True:
             await self._wanted.wait()
             try:
                 await self._flush()
             except (RedisError, OSError) as exc:
+                delay = attempts.failed()
                 log.warning("bus: cannot publish (%s); retrying in %.2f s", exc, delay)
                 await asyncio.sleep(delay)  # a backoff, not a wait for an event
-                delay = min(2 * delay, 2.0)
                 continue
-            delay = 0.05
+            attempts.succeeded()
 
     async def _flush(self) -> None:
         async with self._flushing:  # the publisher's, or close's: one at a time
-            await self._flush_queue()
-
-    async def _flush_queue(self) -> None:
-        while self._queue:
-            batch = list(self._queue)
-            started = time.perf_counter()
-            async with self.client.pipeline(transaction=False) as pipe:
-                for channel, data in batch:
-                    pipe.publish(channel, data)
-                await pipe.execute()
-            self._observe(time.perf_counter() - started)
-            for _ in batch:  # only once published: a failure leaves them queued
-                self._queue.popleft()
-        self._wanted.clear()
+            while self._queue:
+                batch = list(self._queue)
+                started = time.perf_counter()
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+                self._observe(time.perf_counter() - started)
+                for _ in batch:  # only once published: a failure leaves them queued
+                    self._queue.popleft()
+            self._wanted.clear()
 
     async def _listen(self) -> None:
-        delay, first = 0.05, True
+        attempts, first = Attempts(REDIS), True
         while True:
             try:
-                async with self.client.pubsub(ignore_subscribe_messages=True) as pubsub:
-                    await pubsub.subscribe(channel_of(self.worker))
+                async with self._listening.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    await pubsub.subscribe(channel_of(self.worker), ALL)
                     self._subscribed.set()
                     if not first:
                         log.warning("bus: subscribed again after losing Redis")
                         self.on_reconnect()
-                    first, delay = False, 0.05
+                    first = False
+                    attempts.succeeded()
                     async for raw in pubsub.listen():
-                        self._deliver(raw)
+                        if raw.get("type") == "message":
+                            self._deliver(raw["data"])
             except (RedisError, OSError) as exc:
+                delay = attempts.failed()
                 log.warning("bus: lost the subscription (%s); again in %.2f s", exc, delay)
                 await asyncio.sleep(delay)  # a backoff, not a wait for an event
-                delay = min(2 * delay, 2.0)
 
-    def _deliver(self, raw: dict[str, Any]) -> None:
-        if raw.get("type") != "message":
+    def _deliver(self, data: bytes) -> None:
+        try:
+            envelope = decode(data)
+        except MalformedMessage as exc:
+            log.error("bus: dropped: %s", exc)
+            return
+        if envelope.sender == self.worker and envelope.incarnation == self.incarnation:
+            return  # our own word to every worker
+        if envelope.seq:
+            self._check_link(envelope)
+        if isinstance(envelope.message, Still):
             return
         try:
-            message = json.loads(raw["data"])
-        except (ValueError, TypeError):
-            log.error("bus: not JSON, dropped: %r", raw.get("data"))
-            return
-        try:
-            self._on_message(message)
+            self._on_message(envelope)
         except Exception:  # a bug in one handler must not stop the listener
-            log.exception("bus: handling %r failed", message)
+            log.exception("bus: handling %r failed", envelope.message)
+
+    def _check_link(self, envelope: Envelope) -> None:
+        """Note the message's number on its link; a gap or a new incarnation breaks it."""
+        sender = envelope.sender
+        incarnation, seq = self._heard.get(sender, (envelope.incarnation, 0))
+        self._heard[sender] = (envelope.incarnation, envelope.seq)
+        if incarnation != envelope.incarnation:
+            self.on_broken(sender, True)
+        elif envelope.seq != seq + 1:  # the first word from it too: its link starts at 1
+            log.warning("bus: %d messages from %s lost", envelope.seq - seq - 1, sender)
+            self.on_broken(sender, False)

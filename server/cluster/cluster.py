@@ -43,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +59,9 @@ from .links import Links
 from .remote import RemoteConn
 from .shared import Shared
 from .tasks import Tasks
+from .to_home import Attach, Gone, Inbound, Migrate, Unmigrated
+from .to_socket import Close, Outbound
+from .to_worker import Born, Broken
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -70,6 +74,8 @@ if TYPE_CHECKING:
     from server.http.metrics import Metrics
     from server.peers import Glue
     from server.store import Store
+
+    from .codec import Envelope
 
 __all__ = ["ANNOUNCE_WAIT", "Cluster"]
 
@@ -97,7 +103,9 @@ class Cluster:
     ) -> None:
         self.worker, self.lobby, self.store, self.settings = worker, lobby, store, settings
         self.clock, self.metrics = clock, metrics
-        self.bus = Bus(url, worker, self._on_bus, observe=metrics.redis.observe)
+        self.incarnation = secrets.token_hex(4)
+        """This process among every one that ran as ``worker``: a restart is a new one."""
+        self.bus = Bus(url, worker, self.incarnation, self._on_bus, observe=metrics.redis.observe)
         self.shared = Shared(self.bus.client, worker)
         self.tasks = Tasks()
         self.links = Links(self.bus, worker, settings.send_queue)
@@ -116,8 +124,12 @@ class Cluster:
     async def start(self, glue: Glue) -> None:
         self._glue = self.links.glue = glue
         self.bus.on_reconnect = self.failover.reconnected
+        self.bus.on_broken = self._link_broken
         await self.bus.start()
-        await self.shared.beat()
+        await self.shared.beat(self.incarnation)
+        # Born first: whoever held a link with this worker's last incarnation
+        # drops it now, not once a lease has lapsed.
+        self.bus.broadcast(Born(self.worker, self.incarnation))
         await self.failover.adopt()
         self.failover.start()
 
@@ -253,10 +265,7 @@ class Cluster:
                 await self.shared.stop_waiting(rules, player_id)
             return
         worker, other = found
-        seek = encode(Seek(rules=rules))
-        self.bus.send(
-            worker, {"k": "migrate", "p": other, "to": self.worker, "then": seek, "for": player_id}
-        )
+        self.bus.send(worker, Migrate(other, self.worker, encode(Seek(rules=rules)), player_id))
 
     async def _route(
         self, player_id: str, message: ClientMessage, where: Awaitable[str | None]
@@ -294,28 +303,39 @@ class Cluster:
 
     # -- the bus ---------------------------------------------------------------
 
-    def _on_bus(self, message: dict[str, Any]) -> None:
-        """One message from another worker, by its kind ``k``."""
-        kind = message["k"]
-        if kind in ("out", "close"):  # to a socket here, from its player's home
+    def _on_bus(self, envelope: Envelope) -> None:
+        """One message from another worker, by its kind."""
+        message = envelope.message
+        if isinstance(message, Outbound | Close):  # to a socket here, from its player's home
             self.links.to_socket(message)
-        elif kind in ("in", "gone", "resync"):  # from a socket elsewhere, to its home here
+        elif isinstance(message, Inbound | Gone):  # from a socket elsewhere, to its home here
             self.links.from_socket(message)
-        elif kind == "attach":
+        elif isinstance(message, Attach):
             self.links.attach(message)
-        elif kind == "migrate":
+        elif isinstance(message, Migrate):
             self._migrate(message)
-        elif kind == "unmigrated":
-            rules = self._seeking.get(message["for"])
+        elif isinstance(message, Unmigrated):
+            rules = self._seeking.get(message.asker)
             if rules is not None:
-                self.tasks.spawn(self._pair(message["for"], rules))
+                self.tasks.spawn(self._pair(message.asker, rules))
+        elif isinstance(message, Born):
+            log.warning("cluster: %s was born again (%s)", message.worker, message.incarnation)
+            self.links.drop_links_with(message.worker)
+        elif isinstance(message, Broken):
+            self.links.drop_links_with(envelope.sender)
 
-    def _migrate(self, message: dict[str, Any]) -> None:
-        conn = self.glue.conn_of(message["p"])
-        if conn is None or not _movable(conn) or message["p"] not in self._seeking:
-            self.bus.send(message["to"], {"k": "unmigrated", "for": message["for"]})
+    def _link_broken(self, sender: str, reborn: bool) -> None:
+        """The link from ``sender`` lost a message, or ``sender`` is a new incarnation."""
+        self.links.drop_links_with(sender)
+        if not reborn:  # it drops its side too: what it sent may be missing here
+            self.bus.send(sender, Broken())
+
+    def _migrate(self, message: Migrate) -> None:
+        conn = self.glue.conn_of(message.player_id)
+        if conn is None or not _movable(conn) or message.player_id not in self._seeking:
+            self.bus.send(message.to, Unmigrated(message.asker))
             return
-        self._move(conn, message["to"], message["then"])
+        self._move(conn, message.to, message.then)
 
 
 def _movable(conn: Conn | RemoteConn) -> bool:

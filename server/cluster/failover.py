@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 from redis.exceptions import RedisError
 
 from core.backoff import REDIS
-from protocol.close_codes import CloseCode
 
 from .shared import BEAT, LEASE
 
@@ -36,6 +35,11 @@ __all__ = ["Failover"]
 log = logging.getLogger("flowergarden.server")
 
 _SAY_AGAIN_TRIES = 20
+STALE = LEASE - 1.0
+"""Seconds without renewing its lease after which a worker holds its races: a second
+before another worker may judge the lease lapsed and take them."""
+_WATCH = 0.25
+"""Seconds between two looks at how long ago the lease was renewed."""
 
 
 class Failover:
@@ -47,14 +51,50 @@ class Failover:
         self.judge_after = 0.0
         """Until then nobody is judged dead (Redis came back empty: leases are not back yet)."""
         self._beating: asyncio.Task[None] | None = None
+        self.renewed_at = time.monotonic()
+        """When this worker last renewed its lease (the monotonic clock)."""
+        self.holding = False
+        """The races here are held: the lease went unrenewed too long (:data:`STALE`)."""
+        self._watch: asyncio.TimerHandle | None = None
 
     def start(self) -> None:
         self._beating = asyncio.create_task(self._beat(), name="cluster beat")
+        self._watch = asyncio.get_running_loop().call_later(_WATCH, self._watch_lease)
 
     async def stop(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
         if self._beating is not None:
             self._beating.cancel()
             await asyncio.gather(self._beating, return_exceptions=True)
+
+    def _watch_lease(self) -> None:
+        """Hold every race here before the lease can lapse, if it was not renewed in time.
+
+        A timer, not the beat: a beat may hang on a stalled Redis. Fencing in
+        the store covers the pauses this cannot see (the process itself stopped).
+        """
+        loop = asyncio.get_running_loop()
+        self._watch = loop.call_later(_WATCH, self._watch_lease)
+        if not self.holding and time.monotonic() - self.renewed_at > STALE:
+            self.holding = True
+            log.warning("cluster: the lease went unrenewed %.1f s: holding every race", STALE)
+            self._cluster.glue.hold_races()
+
+    async def _renewed(self) -> None:
+        """The lease is renewed: held races that are still this worker's go on, the others go."""
+        self.renewed_at = time.monotonic()
+        if not self.holding:
+            return
+        cluster = self._cluster
+        owners = await cluster.shared.owners()
+        self.holding = False
+        for game_id in cluster.lobby.elapsed(0.0):
+            if owners.get(game_id, cluster.worker) == cluster.worker:
+                cluster.glue.go_on(game_id)
+            else:
+                cluster.glue.let_go_of(game_id)
+        log.warning("cluster: the lease is renewed; this worker's races go on")
 
     async def adopt(self) -> None:
         """At start: the races listed under this worker's name (it ran before under
@@ -80,9 +120,7 @@ class Failover:
             mine = [game_id for game_id in theirs if await shared.claim(game_id, dead)]
             if mine:
                 await self._restored(set(mine), dead)
-            self._cluster.links.close_proxied_to(
-                dead, CloseCode.SERVICE_RESTART, "that server has gone; connect again"
-            )
+            self._cluster.links.drop_links_with(dead)
 
     def reconnected(self) -> None:
         """The bus is subscribed again after losing Redis."""
@@ -96,11 +134,13 @@ class Failover:
         while True:
             await asyncio.sleep(BEAT)  # a period, not a wait for an event
             try:
-                await shared.beat()
+                await shared.beat(cluster.incarnation)
+                await self._renewed()
                 await shared.publish_lobby(cluster.listing())
                 await cluster.share_connections()
+                cluster.bus.still(cluster.links.workers())
                 owners = await shared.owners()
-                workers = set(owners.values()) | cluster.links.homes()
+                workers = set(owners.values()) | cluster.links.workers()
                 alive = await shared.alive(workers - {cluster.worker})
                 if time.monotonic() < self.judge_after:
                     continue
@@ -126,7 +166,7 @@ class Failover:
     async def _say_again(self) -> None:
         cluster = self._cluster
         shared, lobby, glue = cluster.shared, cluster.lobby, cluster.glue
-        await shared.beat()
+        await shared.beat(cluster.incarnation)
         for game_id in lobby.elapsed(0.0):
             await shared.own(game_id)
         for player_id in glue.players_here():
@@ -134,7 +174,6 @@ class Failover:
         for code in lobby.open_rooms():
             await shared.open_room(code)
         await cluster.seek_again()
-        cluster.links.resync_remotes()
         log.warning(
             "cluster: Redis is back; this worker's races, rooms and seekers are listed again"
         )

@@ -5,20 +5,24 @@ is on another worker, the two ends of the link are:
 
 * on the socket's worker, the :class:`~server.conn.Conn` itself, proxied
   (``conn.proxy`` names the home): what the client says is forwarded to the
-  home, and what the home writes comes back as bytes to write as they are;
+  home (:mod:`server.cluster.to_home`), and what the home writes comes back
+  as bytes to write as they are (:mod:`server.cluster.to_socket`);
 * on the home, a :class:`~server.cluster.remote.RemoteConn` in the socket's
   place, which the glue treats as one of its own connections: it is taken
   over, receives, and closes through the same calls as a socket here.
 
 :class:`Links` keeps both kinds of ends of one worker, by connection id, and
-turns bus messages into those calls.
+turns bus messages into those calls. When the bus says that a link with
+another worker lost a message, or that the worker was born again, every end
+shared with that worker goes (:meth:`Links.drop_links_with`): sockets here
+whose home it was are closed with 1012, and remote connections whose socket
+was there are gone, so that the players come back and get their race whole.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from core.glicko2 import Glicko
 from core.identity import Identity
@@ -27,16 +31,20 @@ from protocol.close_codes import CloseCode
 from server.transport.outbox import Wire, Writer
 
 from .remote import RemoteConn
+from .to_home import Attach, Gone, Inbound
+from .to_socket import Close, Outbound
 
 if TYPE_CHECKING:
     from server.conn import Conn
     from server.peers import Glue
 
     from .bus import Bus
+    from .to_socket import ToSocket
 
 __all__ = ["Links"]
 
 _UNLIMITED = 1e12
+_LOST = "the line to your race's server was lost; connect again"
 
 
 class Links:
@@ -53,6 +61,11 @@ class Links:
         self.glue: Glue | None = None
         self._ids = itertools.count()
 
+    def workers(self) -> set[str]:
+        """Every worker a link goes to: the homes of sockets here, the sockets of homes here."""
+        homes = {conn.proxy for conn in self.proxied.values() if conn.proxy}
+        return homes | {remote.worker for remote in self.remotes.values()}
+
     # -- the socket's end ------------------------------------------------------
 
     def proxy(self, conn: Conn, identity: Identity, home: str, then: str | None = None) -> None:
@@ -60,75 +73,63 @@ class Links:
         conn.conn_id = conn.conn_id or f"{self._worker}:{next(self._ids)}"
         conn.proxy = home
         self.proxied[conn.conn_id] = conn
-        self._bus.send(
-            home,
-            {
-                "k": "attach",
-                "c": conn.conn_id,
-                "w": self._worker,
-                "ip": conn.ip,
-                "p": [identity.player_id, identity.name, identity.token_hash, identity.created],
-                "r": list(dataclasses.astuple(identity.rating)),
-                "then": then,
-            },
-        )
+        rating = identity.rating
+        attach = Attach(
+            conn.conn_id, self._worker, conn.ip, identity.player_id, identity.name,
+            identity.token_hash, identity.created,
+            (rating.rating, rating.deviation, rating.volatility), then,
+        )  # fmt: skip
+        self._bus.send(home, attach)
 
     def forward(self, conn: Conn, text: str) -> None:
         assert conn.proxy is not None
-        self._bus.send(conn.proxy, {"k": "in", "c": conn.conn_id, "m": text})
+        self._bus.send(conn.proxy, Inbound(conn.conn_id, text))
 
     def gone(self, conn: Conn) -> None:
         """A proxied socket has closed."""
         self.proxied.pop(conn.conn_id, None)
         if conn.proxy is not None:
-            self._bus.send(conn.proxy, {"k": "gone", "c": conn.conn_id, "code": conn.close_code})
+            self._bus.send(conn.proxy, Gone(conn.conn_id, conn.close_code))
 
-    def to_socket(self, message: dict[str, Any]) -> None:
+    def to_socket(self, message: ToSocket) -> None:
         """Frames, or the end, from a player's home for their socket here."""
-        conn = self.proxied.get(message["c"])
+        conn = self.proxied.get(message.conn_id)
         if conn is None:
             return
-        if message["k"] == "out":
-            conn.enqueue(Wire(_bytes(message["d"])))
+        if isinstance(message, Outbound):
+            conn.enqueue(Wire(message.data))
         else:
-            conn.replaced = message["code"] == CloseCode.REPLACED
-            conn.close(message["code"], message["why"])
+            conn.replaced = message.code == CloseCode.REPLACED
+            conn.close(message.code, message.reason)
 
     def close_proxied_to(self, worker: str, code: int, reason: str) -> None:
         """Close every socket here whose player's home is ``worker``."""
         for conn in [c for c in self.proxied.values() if c.proxy == worker]:
             conn.close(code, reason)
 
-    def homes(self) -> set[str]:
-        """The workers that sockets here are proxied to."""
-        return {conn.proxy for conn in self.proxied.values() if conn.proxy}
-
     # -- the home's end --------------------------------------------------------
 
-    def from_socket(self, message: dict[str, Any]) -> None:
+    def from_socket(self, message: Inbound | Gone) -> None:
         """A message, or the end, from a socket on another worker, for its player's home here."""
-        remote = self.remotes.get(message["c"])
+        remote = self.remotes.get(message.conn_id)
         if remote is None or self.glue is None:
             return
-        kind = message["k"]
-        if kind == "in":
-            self.glue.received(remote, message["m"])
-        elif kind == "gone":
-            del self.remotes[remote.conn_id]
-            remote.close_code = message["code"]
-            self.glue.closed(remote)
-        elif remote.player is not None:  # resync: frames to it may have been lost
-            self.glue.resync(remote.player.player_id)
+        if isinstance(message, Inbound):
+            self.glue.received(remote, message.text)
+        else:
+            self._gone(remote, message.code)
 
-    def attach(self, message: dict[str, Any]) -> None:
+    def attach(self, message: Attach) -> None:
         """A socket on another worker is now one of this home's connections."""
         assert self.glue is not None
-        player_id, name, token_hash, created = message["p"]
-        identity = Identity(player_id, name, token_hash, created, Glicko(*message["r"]))
+        rating = Glicko(*message.rating)
+        identity = Identity(
+            message.player_id, message.name, message.token_hash, message.created, rating
+        )
         remote = RemoteConn(
-            message["c"],
-            message["w"],
-            message["ip"],
+            message.conn_id,
+            message.worker,
+            message.ip,
             limiter=RateLimiter(burst=int(_UNLIMITED), rate=_UNLIMITED),
             queue=self._send_queue,
             writer=self.writer,
@@ -137,8 +138,8 @@ class Links:
         remote.player = identity
         self.remotes[remote.conn_id] = remote
         self.glue.take_over(remote, identity)
-        if message["then"] is not None:
-            self.glue.received(remote, message["then"])
+        if message.then is not None:
+            self.glue.received(remote, message.then)
 
     def close_remotes(self, code: int, reason: str) -> None:
         """Close every remote connection (shutting down), at once."""
@@ -146,15 +147,24 @@ class Links:
             remote.close(code, reason)
             remote.write()  # now, not on the writer's next pass: the bus closes next
 
-    def resync_remotes(self) -> None:
-        """Frames to remote sockets may have been lost: each racer gets their race again."""
+    # -- links that broke ------------------------------------------------------
+
+    def drop_links_with(self, worker: str) -> None:
+        """Every end shared with ``worker`` goes: what went between may have been lost.
+
+        Sockets here whose home is ``worker`` close with 1012, so that their
+        clients come back; remote connections whose socket is on ``worker``
+        are gone here (the grace starts), and ``worker`` is asked to close
+        those sockets, if it still has them.
+        """
+        self.close_proxied_to(worker, CloseCode.SERVICE_RESTART, _LOST)
+        for remote in [r for r in self.remotes.values() if r.worker == worker]:
+            remote.drop()
+            self._bus.send(worker, Close(remote.conn_id, CloseCode.SERVICE_RESTART, _LOST))
+            self._gone(remote, None)
+
+    def _gone(self, remote: RemoteConn, code: int | None) -> None:
         assert self.glue is not None
-        for remote in list(self.remotes.values()):
-            if remote.player is not None:
-                self.glue.resync(remote.player.player_id)
-
-
-def _bytes(data: str) -> bytes:
-    import base64
-
-    return base64.b64decode(data)
+        self.remotes.pop(remote.conn_id, None)
+        remote.close_code = code
+        self.glue.closed(remote)

@@ -11,12 +11,13 @@ close the socket with the same code.
 
 from __future__ import annotations
 
-import base64
 from typing import TYPE_CHECKING
 
 from protocol import encode_bytes
 from protocol.close_codes import CloseCode
 from server.transport.outbox import Outbox, Wire
+
+from .to_socket import Close, Outbound
 
 if TYPE_CHECKING:
     import asyncio
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from core.limits import RateLimiter
     from protocol import ServerMessage
     from server.transport.outbox import Writer
+
+    from .to_socket import ToSocket
 
 __all__ = ["RemoteConn"]
 
@@ -59,7 +62,7 @@ class RemoteConn(Outbox):
         limiter: RateLimiter,
         queue: int,
         writer: Writer,
-        send: Callable[[str, dict[str, object]], None],
+        send: Callable[[str, ToSocket], None],
     ) -> None:
         super().__init__(queue, writer)
         self.conn_id, self.worker, self.ip = conn_id, worker, ip
@@ -93,13 +96,11 @@ class RemoteConn(Outbox):
     # -- the Outbox's side -----------------------------------------------------
 
     def write_bytes(self, data: bytes) -> None:
-        self._send(
-            self.worker, {"k": "out", "c": self.conn_id, "d": base64.b64encode(data).decode()}
-        )
+        self._send(self.worker, Outbound(self.conn_id, data))
 
     def write_end(self) -> None:
         code, reason = self._closing_with or (CloseCode.NORMAL_CLOSURE, "")
-        self._send(self.worker, {"k": "close", "c": self.conn_id, "code": code, "why": reason})
+        self._send(self.worker, Close(self.conn_id, code, reason))
 
     def overflowed(self) -> None:
         self.cut_off()
@@ -107,7 +108,4 @@ class RemoteConn(Outbox):
     def cut_off(self) -> None:
         if not self.closing:
             self.drop()
-            self._send(
-                self.worker,
-                {"k": "close", "c": self.conn_id, "code": CloseCode.INTERNAL_ERROR, "why": ""},
-            )
+            self._send(self.worker, Close(self.conn_id, CloseCode.INTERNAL_ERROR, ""))

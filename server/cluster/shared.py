@@ -4,8 +4,8 @@ Every key starts with ``fg:``. Each is small, and each is written by the worker
 it concerns, so two workers never fight over one:
 
 ``fg:alive:<worker>``
-    Set with a time to live, renewed every :data:`BEAT` seconds: the worker's
-    lease. Every race and home it holds lapses with it.
+    The worker's incarnation, set with a time to live and renewed every
+    :data:`BEAT` seconds: its lease. Every race and home it holds lapses with it.
 ``fg:home:<player>``
     The worker whose lobby core holds the player (their *home*).
 ``fg:races``
@@ -85,8 +85,9 @@ class Shared:
 
     # -- liveness --------------------------------------------------------------
 
-    async def beat(self) -> None:
-        await self.client.set(f"fg:alive:{self.worker}", "1", px=int(LEASE * 1000))
+    async def beat(self, incarnation: str) -> None:
+        """Renew this worker's lease, under the incarnation that holds it."""
+        await self.client.set(f"fg:alive:{self.worker}", incarnation, px=int(LEASE * 1000))
 
     async def leave(self) -> None:
         """This worker is going: its lease ends now, not in :data:`LEASE` seconds."""

@@ -404,8 +404,8 @@ class StoreMachine:
         try:
             await self._backend.open()
             players = await self._backend.read(reads.PLAYERS, (), reads.each(reads.identity))
-        except StoreError as exc:
-            raise StoreError(f"cannot open {self!r}: {exc}") from exc
+        except StoreError as exc:  # of the same kind: a passing fault may be waited out
+            raise type(exc)(f"cannot open {self!r}: {exc}") from exc
         self._opened = True
         return players
 

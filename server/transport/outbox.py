@@ -139,6 +139,12 @@ class Outbox:
         self.closing = True
         self._queue.clear()
 
+    def discard(self) -> None:
+        """Nothing queued so far will be written (its barriers may never lift); later
+        frames, a close frame among them, will."""
+        self._queue.clear()
+        self._blocked = False
+
     def pause(self) -> None:
         self._paused = True
 

@@ -1,11 +1,18 @@
-"""The bus between workers, on a real Redis: order, reconnection, and a backlog."""
+"""The bus between workers, on a real Redis: order, links whose losses are noticed,
+reconnection, a backlog, and the one place messages are encoded."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from server.cluster.bus import Bus
+import pytest
+
+from server.cluster.bus import Bus, channel_of
+from server.cluster.codec import Envelope, MalformedMessage, decode, encode
+from server.cluster.to_home import Attach, Inbound
+from server.cluster.to_socket import Close, Outbound
+from server.cluster.to_worker import Born
 
 if TYPE_CHECKING:
     from tests.redis_service import RedisServer
@@ -13,82 +20,180 @@ if TYPE_CHECKING:
 
 class Inbox:
     def __init__(self) -> None:
-        self.messages: list[dict[str, Any]] = []
+        self.envelopes: list[Envelope] = []
+        self.broken: list[tuple[str, bool]] = []
         self._changed = asyncio.Event()
 
-    def __call__(self, message: dict[str, Any]) -> None:
-        self.messages.append(message)
+    def __call__(self, envelope: Envelope) -> None:
+        self.envelopes.append(envelope)
         self._changed.set()
 
-    async def until(self, count: int) -> list[dict[str, Any]]:
+    def on_broken(self, sender: str, reborn: bool) -> None:
+        self.broken.append((sender, reborn))
+        self._changed.set()
+
+    async def until(self, count: int, broken: int = 0) -> list[Envelope]:
         async with asyncio.timeout(10):
-            while len(self.messages) < count:
+            while len(self.envelopes) < count or len(self.broken) < broken:
                 self._changed.clear()
                 await self._changed.wait()
-        return self.messages
+        return self.envelopes
+
+    def texts(self) -> list[str]:
+        return [e.message.text for e in self.envelopes if isinstance(e.message, Inbound)]
 
 
-async def test_messages_arrive_in_the_order_sent(redis_server: RedisServer) -> None:
+def bus(url: str, worker: str, inbox: Inbox | None = None, incarnation: str = "i1", **kw) -> Bus:
+    one = Bus(url, worker, incarnation, inbox or (lambda _: None), **kw)
+    if inbox is not None:
+        one.on_broken = inbox.on_broken
+    return one
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        Outbound("w1:7", b'\x81\x05{"a":1}\x00\xff'),
+        Inbound("w1:7", '{"type":"play","card":"QH"}'),
+        Close("w1:7", 4000, "replaced"),
+        Attach("w1:7", "w1", "10.0.0.1", "p1", "Ann", "h" * 64, 1.5e9, (1500.0, 350.0, 0.06), None),
+        Born("w2", "a1b2c3d4"),
+    ],
+)
+def test_every_message_reads_back_as_it_was_sent(message) -> None:
+    envelope = Envelope("w1", "i1", 42, message)
+    assert decode(encode(envelope)) == envelope
+
+
+def test_a_frame_travels_as_bytes_not_base64() -> None:
+    frame = b'{"type":"played","seq":1}' * 4
+    assert len(encode(Envelope("w1", "i1", 1, Outbound("w1:7", frame)))) < len(frame) + 24
+
+
+@pytest.mark.parametrize(
+    "data", [b"{not msgpack", b"\x93\x01\x02\x03", b"\x95\xcc\xff\xa1a\xa1b\x01\x00"]
+)
+def test_bytes_that_are_not_a_message_are_refused(data: bytes) -> None:
+    with pytest.raises(MalformedMessage):
+        decode(data)
+
+
+async def test_messages_arrive_in_the_order_sent_and_the_link_is_whole(
+    redis_server: RedisServer,
+) -> None:
     inbox = Inbox()
-    async with Bus(redis_server.url, "a", lambda _: None) as a, Bus(redis_server.url, "b", inbox):
-        for seq in range(1, 2001):
-            a.send("b", {"seq": seq})
-            if seq % 300 == 0:
+    async with bus(redis_server.url, "a") as a, bus(redis_server.url, "b", inbox):
+        for n in range(1, 2001):
+            a.send("b", Inbound("c", str(n)))
+            if n % 300 == 0:
                 await asyncio.sleep(0)  # several passes of the loop, several pipelines
-        got = await inbox.until(2000)
-    assert [m["seq"] for m in got] == list(range(1, 2001))
+        await inbox.until(2000)
+    assert inbox.texts() == [str(n) for n in range(1, 2001)]
+    assert [e.seq for e in inbox.envelopes] == list(range(1, 2001))
+    assert inbox.broken == []
 
 
 async def test_a_worker_gets_only_its_own_messages(redis_server: RedisServer) -> None:
     to_b, to_c = Inbox(), Inbox()
     async with (
-        Bus(redis_server.url, "a", lambda _: None) as a,
-        Bus(redis_server.url, "b", to_b),
-        Bus(redis_server.url, "c", to_c),
+        bus(redis_server.url, "a") as a,
+        bus(redis_server.url, "b", to_b),
+        bus(redis_server.url, "c", to_c),
     ):
-        a.send("b", {"for": "b"})
-        a.send("c", {"for": "c"})
-        assert await to_b.until(1) == [{"for": "b"}]
-        assert await to_c.until(1) == [{"for": "c"}]
-    assert to_b.messages == [{"for": "b"}]
+        a.send("b", Inbound("x", "for b"))
+        a.send("c", Inbound("x", "for c"))
+        await to_b.until(1)
+        await to_c.until(1)
+    assert (to_b.texts(), to_c.texts()) == (["for b"], ["for c"])
+
+
+async def test_a_lost_message_breaks_its_link_at_the_next_one(redis_server: RedisServer) -> None:
+    inbox = Inbox()
+    async with bus(redis_server.url, "a") as a, bus(redis_server.url, "b", inbox):
+        a.send("b", Inbound("x", "1"))
+        await inbox.until(1)
+        a._sent["b"] += 1  # the second message never came (lost while Redis was away)
+        a.send("b", Inbound("x", "3"))
+        await inbox.until(2, broken=1)
+    assert inbox.broken == [("a", False)]
+
+
+async def test_a_last_message_lost_is_noticed_at_the_next_still(redis_server: RedisServer) -> None:
+    inbox = Inbox()
+    async with bus(redis_server.url, "a") as a, bus(redis_server.url, "b", inbox):
+        a.send("b", Inbound("x", "1"))
+        await inbox.until(1)
+        a._sent["b"] += 1
+        a.still(["b"])  # what the cluster's beat sends on every link
+        await inbox.until(1, broken=1)
+    assert inbox.broken == [("a", False)]
+
+
+async def test_a_first_word_that_is_not_the_first_breaks_the_link(
+    redis_server: RedisServer,
+) -> None:
+    """The receiver was born again since the sender's link to it began."""
+    inbox = Inbox()
+    async with bus(redis_server.url, "a") as a, bus(redis_server.url, "b", inbox):
+        a._sent["b"] = 7
+        a.send("b", Inbound("x", "8"))
+        await inbox.until(1, broken=1)
+    assert inbox.broken == [("a", False)]
+
+
+async def test_a_sender_born_again_breaks_its_links_and_says_so_to_all(
+    redis_server: RedisServer,
+) -> None:
+    inbox = Inbox()
+    async with bus(redis_server.url, "b", inbox):
+        async with bus(redis_server.url, "a", incarnation="old") as old:
+            old.send("b", Inbound("x", "before"))
+            await inbox.until(1)
+        async with bus(redis_server.url, "a", incarnation="new") as new:
+            new.broadcast(Born("a", "new"))
+            new.send("b", Inbound("x", "after"))
+            await inbox.until(3, broken=1)
+    assert inbox.broken == [("a", True)]
+    assert Born("a", "new") in [e.message for e in inbox.envelopes]
 
 
 async def test_after_redis_restarts_the_bus_resubscribes_and_says_so(
     redis_server: RedisServer,
 ) -> None:
     inbox = Inbox()
-    async with (
-        Bus(redis_server.url, "a", lambda _: None) as a,
-        Bus(redis_server.url, "b", inbox) as b,
-    ):
+    async with bus(redis_server.url, "a") as a, bus(redis_server.url, "b", inbox) as b:
         back = asyncio.Event()
         b.on_reconnect = back.set
-        a.send("b", {"n": 1})
+        a.send("b", Inbound("x", "1"))
         await inbox.until(1)
         await asyncio.to_thread(redis_server.restart)
         async with asyncio.timeout(15):
             await back.wait()
-        a.send("b", {"n": 2})  # queued while the publisher finds Redis again
-        got = await inbox.until(2)
-    assert [m["n"] for m in got] == [1, 2]
+        a.send("b", Inbound("x", "2"))  # queued while the publisher finds Redis again
+        await inbox.until(2)
+    assert inbox.texts() == ["1", "2"]
 
 
-async def test_a_message_that_is_not_json_is_dropped_and_the_next_arrives(
+async def test_bytes_that_are_not_a_message_are_dropped_and_the_next_arrives(
     redis_server: RedisServer,
 ) -> None:
     inbox = Inbox()
-    async with Bus(redis_server.url, "b", inbox) as b:
-        await b.client.publish("fg:worker:b", b"{not json")
-        await b.client.publish("fg:worker:b", b'{"ok": true}')
-        assert await inbox.until(1) == [{"ok": True}]
+    async with bus(redis_server.url, "a") as a, bus(redis_server.url, "b", inbox) as b:
+        await b.client.publish(channel_of("b"), b"{not a message")
+        a.send("b", Inbound("x", "ok"))
+        await inbox.until(1)
+    assert inbox.texts() == ["ok"]
 
 
-async def test_past_its_backlog_the_bus_drops_the_oldest(redis_server: RedisServer) -> None:
+async def test_past_its_backlog_the_bus_drops_the_oldest_and_the_link_says_so(
+    redis_server: RedisServer,
+) -> None:
     inbox = Inbox()
-    async with Bus(redis_server.url, "a", lambda _: None, backlog=3) as a:
-        async with Bus(redis_server.url, "b", inbox):
+    async with bus(redis_server.url, "a", backlog=3) as a:
+        async with bus(redis_server.url, "b", inbox):
             for n in range(5):  # all in one pass: the publisher has not run yet
-                a.send("b", {"n": n})
-            got = await inbox.until(3)
+                a.send("b", Inbound("x", str(n)))
+            await inbox.until(3, broken=1)
         assert a.dropped == 2
-    assert [m["n"] for m in got] == [2, 3, 4]
+    assert inbox.texts() == ["2", "3", "4"]
+    assert inbox.broken == [("a", False)]

@@ -1,0 +1,77 @@
+"""Bus messages as bytes: the one place they are encoded and decoded.
+
+Every message between workers travels in an :class:`Envelope`: who sent it
+(worker and incarnation), and its number on the link from that sender to its
+receiver, so that the receiver notices a message that never came
+(server/cluster/bus.py). The envelope and its message are one MessagePack
+array: a tag for the kind of message, the envelope's three fields, then the
+message's fields in order. MessagePack carries a websocket frame as bytes,
+where JSON needed base64 (a third larger, and an encoding each way): frames
+are most of what the bus carries. ``python -m bench.bus`` measures both.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+import msgpack
+
+from .to_home import Attach, Gone, Inbound, Migrate, ToHome, Unmigrated
+from .to_socket import Close, Outbound, ToSocket
+from .to_worker import Born, Broken, Still, ToWorker
+
+__all__ = ["BusMessage", "Envelope", "MalformedMessage", "decode", "encode"]
+
+BusMessage: TypeAlias = ToHome | ToSocket | ToWorker
+
+_KINDS: tuple[type[BusMessage], ...] = (
+    Outbound, Inbound, Close, Gone, Attach, Migrate, Unmigrated, Born, Still, Broken,
+)  # fmt: skip
+"""Every kind of message, its tag its place here: append, never reorder (workers of two
+releases may share a bus during a deploy)."""
+_TAG = {kind: tag for tag, kind in enumerate(_KINDS)}
+_FIELDS = {kind: len(dataclasses.fields(kind)) for kind in _KINDS}
+
+
+class MalformedMessage(ValueError):
+    """Bytes from the bus that are not a message this release knows."""
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """A message as it travelled: from ``sender`` (as ``incarnation``), number ``seq``
+    on the link to its receiver (0: not on a link, as a message to every worker)."""
+
+    sender: str
+    incarnation: str
+    seq: int
+    message: BusMessage
+
+
+def encode(envelope: Envelope) -> bytes:
+    message = envelope.message
+    fields: tuple[Any, ...]
+    if isinstance(message, Outbound):  # the commonest by far: no copy through astuple
+        fields = (message.conn_id, message.data)
+    else:
+        fields = dataclasses.astuple(message)
+    packed = [_TAG[type(message)], envelope.sender, envelope.incarnation, envelope.seq, *fields]
+    data: bytes = msgpack.packb(packed, use_bin_type=True)
+    return data
+
+
+def decode(data: bytes) -> Envelope:
+    """The envelope in ``data``; raises :class:`MalformedMessage`."""
+    try:
+        items: Any = msgpack.unpackb(data, raw=False, use_list=True)
+        tag, sender, incarnation, seq, *fields = items
+        kind = _KINDS[tag]
+    except (ValueError, TypeError, IndexError, msgpack.UnpackException) as exc:
+        raise MalformedMessage(f"not a bus message: {exc}") from None
+    if len(fields) != _FIELDS[kind]:
+        raise MalformedMessage(f"{kind.__name__} with {len(fields)} fields")
+    if kind is Attach:
+        fields[7] = tuple(fields[7])  # the rating: a list in MessagePack
+    return Envelope(str(sender), str(incarnation), int(seq), kind(*fields))
