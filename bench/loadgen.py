@@ -48,7 +48,6 @@ import json
 import os
 import sys
 import time
-import zlib
 from array import array
 from collections import deque
 from dataclasses import asdict, dataclass
@@ -97,7 +96,6 @@ class Result:
     """One measurement window."""
 
     mode: str
-    deflate: bool
     lockstep: bool
     connections: int
     round_trips: int
@@ -123,7 +121,6 @@ class Generator:
         self,
         mode: Mode,
         *,
-        deflate: bool = False,
         lockstep: bool = False,
         pairing: Pairing = "seek",
     ) -> None:
@@ -131,7 +128,6 @@ class Generator:
         self.pairing = pairing
         self.sent = 0
         """Frames written, over the whole run."""
-        self.deflate = deflate
         self.lockstep = lockstep
         self.clients: list[_Client] = []
         self.latencies = array("q")  # nanoseconds, round trips inside the window only
@@ -191,7 +187,6 @@ class _Client(WSListener):
         self.gen = gen
         self.index = index
         self.transport: WSTransport | None = None
-        self.codec = _Deflate() if gen.deflate else None
         self.sent_ns = 0
         self.waiting = False
         self.closed = False
@@ -201,10 +196,7 @@ class _Client(WSListener):
 
     def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
         if frame.msg_type == WSMsgType.TEXT:
-            data = frame.get_payload_as_bytes()
-            if frame.rsv1 and self.codec is not None:
-                data = self.codec.inflate(data)
-            self.on_text(data)
+            self.on_text(frame.get_payload_as_bytes())
         elif frame.msg_type == WSMsgType.CLOSE:
             transport.send_close(frame.get_close_code())
             transport.disconnect()
@@ -225,13 +217,10 @@ class _Client(WSListener):
         self.write(data)
 
     def write(self, data: bytes) -> None:
-        """One text frame, compressed if permessage-deflate was asked for."""
+        """One text frame."""
         assert self.transport is not None
         self.gen.sent += 1
-        if self.codec is None:
-            self.transport.send(WSMsgType.TEXT, data)
-        else:
-            self.transport.send(WSMsgType.TEXT, self.codec.deflate(data), rsv1=True)
+        self.transport.send(WSMsgType.TEXT, data)
 
     def land(self) -> None:
         """The reply to the request in flight came back."""
@@ -513,43 +502,21 @@ def _engine_board(board: dict[str, object]) -> engine.Board:
     )
 
 
-class _Deflate:
-    """permessage-deflate for one connection (RFC 7692), with context takeover."""
-
-    __slots__ = ("_in", "_out")
-
-    def __init__(self) -> None:
-        # 12 bits: no more than websockets lets a client use by default.
-        self._out = zlib.compressobj(wbits=-12)
-        self._in = zlib.decompressobj(wbits=-15)
-
-    def deflate(self, data: bytes) -> bytes:
-        return (self._out.compress(data) + self._out.flush(zlib.Z_SYNC_FLUSH))[:-4]
-
-    def inflate(self, data: bytes) -> bytes:
-        return self._in.decompress(data + b"\x00\x00\xff\xff")
-
-
-DEFLATE_OFFER = {"Sec-WebSocket-Extensions": "permessage-deflate; client_max_window_bits"}
-
-
 async def connect_all(
     url: str | Sequence[str],
     clients: Sequence[WSListener],
     *,
-    deflate: bool = False,
     at_once: int = CONNECTING,
 ) -> None:
     """Open one connection per client, ``at_once`` handshakes at a time; client ``i``
     to ``url``, or to the ``i``-th of several URLs, round robin."""
     gate = asyncio.Semaphore(at_once)
-    headers = DEFLATE_OFFER if deflate else None
     urls = [url] if isinstance(url, str) else list(url)
 
     async def connect(client: WSListener, url: str) -> None:
         async with gate:
             # A small first read buffer: it grows for the rare large frame.
-            await ws_connect(lambda: client, url, read_buffer_init_size=2048, extra_headers=headers)
+            await ws_connect(lambda: client, url, read_buffer_init_size=2048)
 
     await asyncio.gather(*(connect(c, urls[i % len(urls)]) for i, c in enumerate(clients)))
 
@@ -575,7 +542,6 @@ async def measure(
     warmup: float,
     window: float,
     server_pid: int | Sequence[int] | None,
-    deflate: bool = False,
     lockstep: bool = False,
     pairing: Pairing = "seek",
     cpu_pids: Mapping[str, int] | None = None,
@@ -589,9 +555,9 @@ async def measure(
     ``cpu_pids``: processes (and their children) whose CPU time in the window
     goes in ``extra``, by name. ``connecting``: handshakes at once.
     """
-    gen = Generator(mode, deflate=deflate, lockstep=lockstep, pairing=pairing)
+    gen = Generator(mode, lockstep=lockstep, pairing=pairing)
     clients = [gen.client(index) for index in range(connections)]
-    await connect_all(url, clients, deflate=deflate, at_once=connecting)
+    await connect_all(url, clients, at_once=connecting)
     racers = [c for c in clients if isinstance(c, _Racer)]
     if mode == "race":
         await _until(lambda: all(c.welcomed or c.closed for c in racers), 60)
@@ -635,7 +601,6 @@ def _result(
     count = len(latencies)
     return Result(
         mode=gen.mode,
-        deflate=gen.deflate,
         lockstep=gen.lockstep,
         connections=len(gen.clients),
         round_trips=count,
@@ -705,7 +670,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="seek",
         help="quick match, or each pair of players in a room of its own, then rematches",
     )
-    parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
     parser.add_argument(
         "--lockstep",
         action="store_true",
@@ -726,7 +690,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         warmup=args.warmup,
         window=args.window,
         server_pid=args.server_pid,
-        deflate=args.deflate,
         lockstep=args.lockstep,
         pairing=args.pairing,
         cpu_pids=named,
