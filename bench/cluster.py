@@ -8,7 +8,7 @@ the end. Four measurements (bench/README.md, "Several workers"):
 
 1. **Same worker or two.** Workers ``w1`` and ``w2`` on ports of their own.
    The generator (:mod:`bench.loadgen`, ``--pairing rooms``: each pair of
-   players races each other for the whole run, ``_RoomRacer``) connects
+   players races each other for the whole run, :mod:`bench.room_pairs`) connects
    every player to ``w1`` ("same"), or the even players to ``w1`` and the
    odd ones to ``w2`` ("cross": every race lives on ``w1``, and one of its
    players' socket is on ``w2``, proxied over Redis). Servers (both workers,
