@@ -174,18 +174,9 @@ _LABELS = {
 }
 
 
-def write(
-    samples: Sequence[Sample],
-    lockstep: Sequence[Sample],
-    memory: dict[str, list[dict[str, Any]]],
-    sizes: Sequence[int],
-    folder: Path,
-) -> None:
-    """``report.md`` and ``throughput.png`` in ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    chart(samples, sizes, folder / "throughput.png")
-    loops = sorted({s.loop for s in samples}, key=["asyncio", "uvloop"].index)
-    parts = [
+def _head() -> list[str]:
+    """The report's title, where it was measured, and how to read its figures."""
+    return [
         "# Load benchmark",
         "",
         f"Measured by `make bench` on: {machine()}.",
@@ -198,6 +189,20 @@ def write(
         "",
         "![throughput](throughput.png)",
     ]
+
+
+def write(
+    samples: Sequence[Sample],
+    lockstep: Sequence[Sample],
+    memory: dict[str, list[dict[str, Any]]],
+    sizes: Sequence[int],
+    folder: Path,
+) -> None:
+    """``report.md`` and ``throughput.png`` in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    chart(samples, sizes, folder / "throughput.png")
+    loops = sorted({s.loop for s in samples}, key=["asyncio", "uvloop"].index)
+    parts = _head()
     for loop in loops:
         parts += ["", f"## Throughput and latency, {loop} loop", ""]
         parts.append(throughput_table(samples, loop, sizes))
