@@ -8,10 +8,10 @@ the end. Four measurements (bench/README.md, "Several workers"):
 
 1. **Same worker or two.** Workers ``w1`` and ``w2`` on ports of their own.
    The generator (:mod:`bench.loadgen`, ``--pairing rooms``: each pair of
-   players races each other for the whole run, ``_RoomRacer``) connects
-   every player to ``w1`` ("same"), or the even players to ``w1`` and the
-   odd ones to ``w2`` ("cross": every race lives on ``w1``, and one of its
-   players' socket is on ``w2``, proxied over Redis). Servers (both workers,
+   players races each other for the whole run, :mod:`bench.room_pairs`)
+   connects every player to ``w1`` ("same"), or the even players to ``w1``
+   and the odd ones to ``w2`` ("cross": every race lives on ``w1``, and one
+   of its players' socket is on ``w2``, proxied over Redis). Servers (both workers,
    Redis, PostgreSQL) on core 0, the generator on core 1, as bench/run.py.
    CPU per round trip of both workers together, of Redis and of PostgreSQL.
 2. **``--workers 2`` against ``--workers 1``** on one port (the supervisor,
@@ -27,7 +27,9 @@ the end. Four measurements (bench/README.md, "Several workers"):
    its player on ``w1``, back after the 1012 close, has its ``game_state``.
 
 It prints the tables and, as its last line, one JSON object with every
-figure; a full run also writes ``bench/results/cluster.md``.
+figure; a full run also writes ``bench/results/cluster.md``. The servers are
+started, stopped and read (``/metrics``, logs) by :mod:`bench.cluster_servers`,
+the tables made by :mod:`bench.cluster_report`.
 ``--quick``: one short run of each at 400 players (memory too), 10 races
 to fail over, under a minute; nothing is written.
 """
@@ -36,10 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import datetime
 import functools
-import http.client
 import json
 import os
 import signal
@@ -52,22 +51,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import cluster_report, failover, services
-from .common import free_port, raise_open_files
-from .run import GENERATOR_CORE, SERVER_CORE, _stop, _wait_listening
+from .cluster_servers import backing, complaints, scrape, server
+from .common import raise_open_files
+from .run import GENERATOR_CORE
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Sequence
 
 __all__ = ["Effort", "main"]
 
 RESULTS = Path(__file__).parent / "results"
-LIMITS = (
-    *("--max-connections", "1000000", "--max-connections-per-ip", "1000000"),
-    *("--new-players-per-ip", "1000000", "--wrong-codes-per-ip", "1000000"),
-)
-"""Every benchmark client is 127.0.0.1: the limits per address are lifted (the
-per-message rate limit is not: at 1,000 players each sends far below it)."""
-PINNED = ("taskset", "-c", SERVER_CORE)
 CONNECTING = "20"
 """Handshakes (and so hellos) at once. A worker's Redis client (server/cluster/bus.py) has
 redis-py's default pool, 100 connections that it does not wait for: a hundred
@@ -92,138 +85,6 @@ class Effort:
 
 QUICK = Effort(400, warmup=1.0, window=2.0, repeat=1, repeat_pairs=1, races=10, extras=False)
 FULL = Effort(1000, warmup=2.0, window=5.0, repeat=2, repeat_pairs=3, races=50, extras=True)
-
-
-@dataclass(frozen=True, slots=True)
-class Backing:
-    """What one measurement's workers share: a fresh database and a fresh Redis."""
-
-    db: str
-    redis: services.Service
-    postgres_pid: int
-    scratch: Path
-    pinned: bool
-
-
-@contextlib.contextmanager
-def backing(postgres: services.Service, scratch: Path, *, pinned: bool) -> Iterator[Backing]:
-    """A fresh database and Redis; with ``pinned``, PostgreSQL and Redis on the server core."""
-    cores = {int(SERVER_CORE)} if pinned else set(range(os.cpu_count() or 1))
-    _pin_tree(postgres.pid, cores)  # its backends, forked later, inherit it
-    with (
-        services.fresh_database(postgres.url) as db,
-        services.redis(PINNED if pinned else ()) as redis,
-    ):
-        yield Backing(db, redis, postgres.pid, scratch, pinned)
-
-
-def _pin_tree(pid: int, cores: set[int]) -> None:
-    """Set the CPU affinity of ``pid`` and of every process whose parent it is."""
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                parent = int(stat.read().rpartition(")")[2].split()[1])
-            if int(entry) == pid or parent == pid:
-                os.sched_setaffinity(int(entry), cores)
-        except (OSError, ValueError):
-            continue  # ended meanwhile
-
-
-@dataclass(frozen=True, slots=True)
-class Running:
-    port: int
-    pid: int
-    log: Path
-
-    @property
-    def url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-
-@contextlib.contextmanager
-def server(
-    back: Backing, name: str, *, workers: int = 1, redis: bool = True, sqlite: bool = False
-) -> Iterator[Running]:
-    """``python -m server``: a worker, or a supervisor of ``workers``, until SIGTERM;
-    with ``sqlite``, on a fresh SQLite file instead of the PostgreSQL database."""
-    port = free_port()
-    db = str(back.scratch / f"{name}-{port}.sqlite3") if sqlite else back.db
-    command = [*(PINNED if back.pinned else ()), sys.executable, "-m", "server"]
-    command += ["--port", str(port), "--db", db, "--worker-id", name, *LIMITS]
-    command += ["--workers", str(workers), *(["--redis", back.redis.url] if redis else [])]
-    path = back.scratch / f"{name}-{port}.log"
-    with open(path, "ab") as log:
-        process = subprocess.Popen(command, stdout=log, stderr=log)
-    try:
-        _wait_listening(port, process, timeout=30)
-        names = {name} if workers == 1 else {f"{name}-{i}" for i in range(1, workers + 1)}
-        scrape(port, names)  # every worker of a supervisor serves
-        yield Running(port, process.pid, path)
-    finally:
-        children = _children(process.pid)
-        _stop(process)
-        for pid in children:  # a supervisor killed after its timeout leaves its workers
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-
-
-def _children(pid: int) -> list[int]:
-    with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{pid}/children") as listed:
-        return [int(child) for child in listed.read().split()]
-    return []
-
-
-def scrape(port: int, names: set[str], timeout: float = 30) -> dict[str, dict[str, float]]:
-    """``/metrics`` of every worker in ``names`` on ``port``, by worker.
-
-    Workers that share a port are reached by asking again: the kernel hands
-    each new connection to one of them.
-    """
-    seen: dict[str, dict[str, float]] = {}
-    deadline = time.monotonic() + timeout
-    while set(seen) != names:
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"/metrics on {port}: saw {sorted(seen)}, not {sorted(names)}")
-        with contextlib.suppress(OSError, http.client.HTTPException):
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            connection.request("GET", "/metrics")
-            text = connection.getresponse().read().decode()
-            connection.close()
-            values = _parse(text)
-            worker = next(key for key in values if key.startswith("flowergarden_worker_info"))
-            seen[worker.split('"')[1]] = values
-            continue
-        time.sleep(0.05)  # a worker still starting: ask again, until the deadline
-    return seen
-
-
-def complaints(logs: Sequence[Path], until: float) -> dict[str, int]:
-    """The servers' WARNING and ERROR lines logged up to ``until`` (epoch seconds), counted."""
-    found: dict[str, int] = {}
-    for path in logs:
-        for line in path.read_text(errors="replace").splitlines():
-            day, _, rest = line.partition(" ")
-            clock, _, rest = rest.partition(" ")
-            level, _, rest = rest.partition(" ")
-            if level not in ("WARNING", "ERROR"):
-                continue
-            with contextlib.suppress(ValueError):
-                when = datetime.datetime.strptime(f"{day} {clock}", "%Y-%m-%d %H:%M:%S,%f")
-                if when.timestamp() <= until:
-                    what = f"{level} {rest.partition(': ')[2][:90]}"
-                    found[what] = found.get(what, 0) + 1
-    return found
-
-
-def _parse(text: str) -> dict[str, float]:
-    values = {}
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            key, _, value = line.rpartition(" ")
-            values[key] = float(value)
-    return values
 
 
 def generate(

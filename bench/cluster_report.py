@@ -82,8 +82,23 @@ def _notes(runs: list[dict[str, Any]]) -> str:
 
 def tables(report: dict[str, Any], window: float) -> str:
     """Every table, in Markdown (which reads as plain text too)."""
+    pairs, counts = report["same_or_cross"], report["workers"]
+    return "\n\n".join(
+        [
+            f"## Several workers (`{COMMAND}{' --quick' if report['quick'] else ''}`)",
+            _setup(report, window),
+            *_same_or_cross(pairs),
+            *_worker_counts(counts, pairs["cross"]["forwarded"]),
+            "### 3. Memory per idle player",
+            _memory(report["memory"]),
+            *_failover(report["failover"]),
+        ]
+    )
+
+
+def _setup(report: dict[str, Any], window: float) -> str:
     pg = report["postgres"]
-    setup = (
+    return (
         f"{report['connections']:,} players; windows of {window:g} s after a warm-up. "
         f"PostgreSQL {pg['server_version']} with its default settings (fsync={pg['fsync']}, "
         f"synchronous_commit={pg['synchronous_commit']}, full_page_writes="
@@ -91,7 +106,10 @@ def tables(report: dict[str, Any], window: float) -> str:
         f"temporary folder on this machine's disk; Redis {report['redis']}, nothing saved. "
         "Every measurement has a fresh database, Redis and workers."
     )
-    pairs, counts, fail = report["same_or_cross"], report["workers"], report["failover"]
+
+
+def _same_or_cross(pairs: dict[str, Any]) -> list[str]:
+    """Measurement 1: its heading, what it shows, its table and what to read in it."""
     same = _table(
         LOAD_HEAD,
         [
@@ -101,16 +119,47 @@ def tables(report: dict[str, Any], window: float) -> str:
     )
     ratio = pairs["cross"]["workers_cpu_us_per_rt"] / pairs["same"]["workers_cpu_us_per_rt"]
     rounds = (pairs["cross"]["rounds_cpu_us_per_rt"], pairs["same"]["rounds_cpu_us_per_rt"])
-    each = zip(*rounds, strict=True)
-    ratios = ", ".join(f"{cross / same:.2f}" for cross, same in each)
-    share = pairs["cross"]["forwarded"]
+    ratios = ", ".join(f"{cross / same:.2f}" for cross, same in zip(*rounds, strict=True))
+    return [
+        "### 1. A race's players on one worker or on two",
+        "Workers w1 and w2 on ports of their own; each pair of players races each other "
+        "for the whole run (a room, then rematches). Servers (both workers, Redis, "
+        "PostgreSQL) pinned to core 0, the generator to core 1. Workers µs/rt: both "
+        "workers' CPU time over the window's round trips; Redis and PostgreSQL apart. "
+        "Messages forwarded: of those the generator sent, the share that a worker "
+        "passed on to another (the proxied player's). Refused: errors the workers sent "
+        "(a join that reached w2 before the room was listed in Redis, tried again). "
+        "Warnings: lines the workers logged at WARNING or above up to the window's end.",
+        same,
+        f"Cross-worker races cost the workers {ratio:.2f} times the CPU per round trip "
+        f"of same-worker races (the runs of each round side by side: {ratios}). Every "
+        "race of the cross rows had one player on each worker: all plays were decided "
+        "on w1, and w2's players' messages were forwarded.",
+        _notes([pairs["same"], pairs["cross"]]),
+    ]
+
+
+def _worker_counts(counts: dict[str, Any], share: float | None) -> list[str]:
+    """Measurement 2; ``share``: the messages forwarded in measurement 1's cross races."""
     crossing = ", ".join(
         f"--workers {label} {run['forwarded'] / share * 100 if share else 0:.1f}%"
         for label, run in counts.items()
         if " " not in label
     )
-    workers = _table(LOAD_HEAD, [_load_row(f"--workers {k}", run) for k, run in counts.items()])
-    memory = _table(
+    return [
+        "### 2. `--workers 2` against `--workers 1`, one port",
+        "Supervisor, SO_REUSEPORT, Redis and PostgreSQL in both; quick match. Unpinned "
+        "rows: nothing pinned, the generator shares both cores with the servers. "
+        "Pinned rows: every server on core 0, the generator on core 1.",
+        _table(LOAD_HEAD, [_load_row(f"--workers {k}", run) for k, run in counts.items()]),
+        "Races that crossed workers, estimated as the share of messages forwarded over "
+        f"the share of a cross race's (measurement 1, {_pct(share)}): {crossing}.",
+        _notes(list(counts.values())),
+    ]
+
+
+def _memory(memory: dict[str, Any]) -> str:
+    return _table(
         ["one worker", "idle players", "RSS MiB", "KiB per idle player"],
         [
             [
@@ -119,10 +168,13 @@ def tables(report: dict[str, Any], window: float) -> str:
                 f"{step['rss_mib']:.1f}",
                 f"{step['per_connection_kib']:.2f}",
             ]
-            for label, step in report["memory"].items()
+            for label, step in memory.items()
         ],
     )
-    failover = _table(
+
+
+def _failover(fail: dict[str, Any]) -> list[str]:
+    table = _table(
         ["from the kill -9 to", "min s", "median s", "max s"],
         [
             ["the socket on w1 closed", *(f"{fail[f'closed_{k}_s']:.2f}" for k in _MMM)],
@@ -131,44 +183,15 @@ def tables(report: dict[str, Any], window: float) -> str:
     )
     codes = ", ".join(f"{code}: {count}" for code, count in fail["close_codes"].items())
     medians = ", ".join(f"{median:.2f}" for median in fail["run_medians_s"])
-    return "\n\n".join(
-        [
-            f"## Several workers (`{COMMAND}{' --quick' if report['quick'] else ''}`)",
-            setup,
-            "### 1. A race's players on one worker or on two",
-            "Workers w1 and w2 on ports of their own; each pair of players races each other "
-            "for the whole run (a room, then rematches). Servers (both workers, Redis, "
-            "PostgreSQL) pinned to core 0, the generator to core 1. Workers µs/rt: both "
-            "workers' CPU time over the window's round trips; Redis and PostgreSQL apart. "
-            "Messages forwarded: of those the generator sent, the share that a worker "
-            "passed on to another (the proxied player's). Refused: errors the workers sent "
-            "(a join that reached w2 before the room was listed in Redis, tried again). "
-            "Warnings: lines the workers logged at WARNING or above up to the window's end.",
-            same,
-            f"Cross-worker races cost the workers {ratio:.2f} times the CPU per round trip "
-            f"of same-worker races (the runs of each round side by side: {ratios}). Every "
-            "race of the cross rows had one player on each worker: all plays were decided "
-            "on w1, and w2's players' messages were forwarded.",
-            _notes([pairs["same"], pairs["cross"]]),
-            "### 2. `--workers 2` against `--workers 1`, one port",
-            "Supervisor, SO_REUSEPORT, Redis and PostgreSQL in both; quick match. Unpinned "
-            "rows: nothing pinned, the generator shares both cores with the servers. "
-            "Pinned rows: every server on core 0, the generator on core 1.",
-            workers,
-            "Races that crossed workers, estimated as the share of messages forwarded over "
-            f"the share of a cross race's (measurement 1, {_pct(share)}): {crossing}.",
-            _notes(list(counts.values())),
-            "### 3. Memory per idle player",
-            memory,
-            f"### 4. Failover: races owned by w2, the other player on w1 ({fail['races']} in all)",
-            f"{fail['runs']} run(s) of {fail['races'] // fail['runs']} races; kill -9 of w2 "
-            f"after {fail['plays_each']} acknowledged plays in each race. Close codes on w1: "
-            f"{codes}; races whose game_state held every acknowledged play: {fail['whole']} "
-            f"of {fail['races']}; races w1 took over: {fail['failovers']:.0f}. Each run's "
-            f"median: {medians} s.",
-            failover,
-        ]
-    )
+    return [
+        f"### 4. Failover: races owned by w2, the other player on w1 ({fail['races']} in all)",
+        f"{fail['runs']} run(s) of {fail['races'] // fail['runs']} races; kill -9 of w2 "
+        f"after {fail['plays_each']} acknowledged plays in each race. Close codes on w1: "
+        f"{codes}; races whose game_state held every acknowledged play: {fail['whole']} "
+        f"of {fail['races']}; races w1 took over: {fail['failovers']:.0f}. Each run's "
+        f"median: {medians} s.",
+        table,
+    ]
 
 
 def markdown(tables: str) -> str:

@@ -1,12 +1,12 @@
 """The baseline: a raw ``websockets`` echo server, no parsing, no logic.
 
-``python -m bench.echo_websockets --port P [--loop uvloop] [--compression deflate]``
+``python -m bench.echo_websockets --port P [--loop uvloop]``
 
 It sends every text frame back as it came. It is the physical limit of the
-race server's stack (the same library, loop and settings: compression off
-unless asked, and the race server's garbage collector and malloc settings from
-:mod:`server.tuning`), so the race server is reported as a ratio of it. It runs until
-SIGTERM or SIGINT.
+race server's stack (the same library, loop and settings: no compression, as
+the race server offers none, and the race server's garbage collector and
+malloc settings from :mod:`server.tuning`), so the race server is reported
+as a ratio of it. It runs until SIGTERM or SIGINT.
 """
 
 from __future__ import annotations
@@ -34,12 +34,12 @@ async def _echo(ws: ServerConnection) -> None:
         await ws.send(message)
 
 
-async def run(port: int, compression: str | None) -> None:
+async def run(port: int) -> None:
     """Echo on 127.0.0.1:``port`` until a signal asks to stop."""
     stop = asyncio.Event()
     on_signals(asyncio.get_running_loop(), stop)
     # The race server's limits, so that only the logic differs between the two.
-    async with serve(_echo, "127.0.0.1", port, compression=compression, max_size=4096):
+    async with serve(_echo, "127.0.0.1", port, compression=None, max_size=4096):
         await stop.wait()
 
 
@@ -47,15 +47,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.echo_websockets")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--loop", choices=LOOPS, default="asyncio")
-    parser.add_argument("--compression", choices=("none", "deflate"), default="none")
     args = parser.parse_args(argv)
     loop: LoopName = args.loop
     raise_open_files()
     # The race server's process settings: only the logic differs between the two.
     tune_gc()
     tune_malloc()
-    compression = None if args.compression == "none" else "deflate"
-    run_loop(run(args.port, compression), loop)
+    run_loop(run(args.port), loop)
     return 0
 
 

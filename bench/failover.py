@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from .loadgen import ClearingOrder
+from .clearing import ClearingOrder
 
 if TYPE_CHECKING:
     from collections.abc import Callable

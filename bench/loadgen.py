@@ -31,12 +31,18 @@ For the multi-worker benchmark (``bench/cluster.py``): ``--url`` given more
 than once spreads the connections over the URLs (connection ``i`` to URL
 ``i mod k``); ``--pairing rooms`` pairs each even player with the next one
 for the whole run (the even one opens a room, the odd one joins it by its
-code, and after each race both ask for a rematch: :class:`_RoomRacer`), so
+code, and after each race both ask for a rematch: :mod:`bench.room_pairs`), so
 that with two URLs every race has one player on each; ``--server-pid`` may be
 given more than once (each process's CPU time counts with its children's:
 a supervisor's workers); and ``--cpu-pid NAME=PID`` reports the CPU time of
 other processes (Redis, PostgreSQL) in the window, with the frames the
 generator sent, under ``extra``. Without them the output is as it was.
+
+This module holds the run (:func:`measure`, :func:`main`); the state all
+connections share is :class:`bench.generator.Generator`, the connections
+themselves :mod:`bench.clients` (the echo's and the race player's) and
+:mod:`bench.room_pairs` (``--pairing rooms``), and a player's plays come
+from :mod:`bench.clearing`.
 """
 
 from __future__ import annotations
@@ -48,48 +54,24 @@ import json
 import os
 import sys
 import time
-import zlib
-from array import array
-from collections import deque
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any
 
-from picows import WSCloseCode, WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
+from picows import WSCloseCode, WSListener, ws_connect
 
-import engine
-
+from .clients import Client, Racer
 from .common import raise_open_files, run_loop, tree_cpu_seconds
+from .generator import Generator
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
-__all__ = ["Generator", "Result", "connect_all", "main", "measure"]
+    from .generator import Mode, Pairing
 
-Mode: TypeAlias = Literal["race", "echo"]
-Pairing: TypeAlias = Literal["seek", "rooms"]
+__all__ = ["CONNECTING", "Result", "connect_all", "main", "measure"]
 
-PLAY = b'{"type":"play","card":"%s"}'
-ECHO_FRAME = PLAY % b"QH"
-"""What an echo connection sends: the size and shape of a race player's ``play``."""
-PLAYED_PREFIX = b'{"type":"played",'
-SEAT_KEY = b'"seat":'
-ZERO = ord("0")
-SEEK = b'{"type":"seek","rules":{"deal":"mirror","winnable_only":true}}'
 CONNECTING = 100
 """Handshakes in flight at once: more overflow the server's listen backlog."""
-CREATE = b'{"type":"create_room","rules":{"deal":"mirror","winnable_only":true}}'
-JOIN = b'{"type":"join_room","code":"%s"}'
-REMATCH = b'{"type":"rematch"}'
-CANCEL = b'{"type":"cancel"}'
-RETRY_S = 0.05
-"""A join may reach the other worker before the room's owner is listed in Redis (and
-then count as a wrong code): try again."""
-REOPEN_AFTER = 10
-"""Failed joins after which the room is opened again: its listing in Redis may have failed."""
-JOIN_TIMEOUT_S = 2.0
-"""A join unanswered this long is tried again: a worker whose Redis call failed answers nothing."""
-ROOMS_AT_ONCE = 20
-"""Pairs of ``--pairing rooms`` setting up their room at once (:class:`_Openings`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +79,6 @@ class Result:
     """One measurement window."""
 
     mode: str
-    deflate: bool
     lockstep: bool
     connections: int
     round_trips: int
@@ -116,440 +97,21 @@ class Result:
     """With ``--cpu-pid``: other processes' CPU time in the window, frames sent, pairing."""
 
 
-class Generator:
-    """The shared state of all connections: the window and its counts."""
-
-    def __init__(
-        self,
-        mode: Mode,
-        *,
-        deflate: bool = False,
-        lockstep: bool = False,
-        pairing: Pairing = "seek",
-    ) -> None:
-        self.mode = mode
-        self.pairing = pairing
-        self.sent = 0
-        """Frames written, over the whole run."""
-        self.deflate = deflate
-        self.lockstep = lockstep
-        self.clients: list[_Client] = []
-        self.latencies = array("q")  # nanoseconds, round trips inside the window only
-        self.recording = False
-        self.stopping = False
-        self.races = 0
-        self.errors = 0
-        self.in_flight = 0
-        self.drained = asyncio.Event()
-        self.orders: dict[str, ClearingOrder] = {}
-        """A mirror race's plays, begun by its first player, for its second."""
-        self.openings = _Openings()
-
-    def client(self, index: int) -> _Client:
-        client: _Client
-        if self.mode == "echo":
-            client = _Echoer(self, index)
-        elif self.pairing == "rooms":
-            client = _RoomRacer(self, index)
-        else:
-            client = _Racer(self, index)
-        self.clients.append(client)
-        return client
-
-    def start(self, spread: float = 0.0) -> None:
-        """Every client starts; the ``k``-th of ``n`` pairs of players ``k / n * spread`` s late."""
-        loop = asyncio.get_running_loop()
-        pairs = max(1, len(self.clients) // 2)
-        for index, client in enumerate(self.clients):
-            delay = (index // 2) / pairs * spread
-            if delay > 0:
-                loop.call_later(delay, client.start)
-            else:
-                client.start()
-
-    def stop(self) -> None:
-        """Send nothing new; ``drained`` is set once every reply has come back."""
-        self.stopping = True
-        if not self.in_flight:
-            self.drained.set()
-
-    def acknowledged(self, sent_ns: int) -> None:
-        if self.recording:
-            self.latencies.append(time.perf_counter_ns() - sent_ns)
-
-    def landed(self) -> None:
-        self.in_flight -= 1
-        if self.stopping and not self.in_flight:
-            self.drained.set()
-
-
-class _Client(WSListener):
-    """One connection; the subclasses say what it sends."""
-
-    def __init__(self, gen: Generator, index: int) -> None:
-        super().__init__()
-        self.gen = gen
-        self.index = index
-        self.transport: WSTransport | None = None
-        self.codec = _Deflate() if gen.deflate else None
-        self.sent_ns = 0
-        self.waiting = False
-        self.closed = False
-
-    def on_ws_connected(self, transport: WSTransport) -> None:
-        self.transport = transport
-
-    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
-        if frame.msg_type == WSMsgType.TEXT:
-            data = frame.get_payload_as_bytes()
-            if frame.rsv1 and self.codec is not None:
-                data = self.codec.inflate(data)
-            self.on_text(data)
-        elif frame.msg_type == WSMsgType.CLOSE:
-            transport.send_close(frame.get_close_code())
-            transport.disconnect()
-
-    def on_ws_disconnected(self, transport: WSTransport) -> None:
-        self.closed = True
-        if self.waiting:
-            self.waiting = False
-            self.gen.errors += 1
-            self.gen.landed()
-
-    def send(self, data: bytes) -> None:
-        """Send one request and start its clock."""
-        assert self.transport is not None
-        self.waiting = True
-        self.gen.in_flight += 1
-        self.sent_ns = time.perf_counter_ns()
-        self.write(data)
-
-    def write(self, data: bytes) -> None:
-        """One text frame, compressed if permessage-deflate was asked for."""
-        assert self.transport is not None
-        self.gen.sent += 1
-        if self.codec is None:
-            self.transport.send(WSMsgType.TEXT, data)
-        else:
-            self.transport.send(WSMsgType.TEXT, self.codec.deflate(data), rsv1=True)
-
-    def land(self) -> None:
-        """The reply to the request in flight came back."""
-        self.waiting = False
-        self.gen.landed()
-
-    def start(self) -> None:
-        raise NotImplementedError
-
-    def on_text(self, data: bytes) -> None:
-        raise NotImplementedError
-
-
-class _Echoer(_Client):
-    def start(self) -> None:
-        self.send(ECHO_FRAME)
-
-    def on_text(self, data: bytes) -> None:
-        self.gen.acknowledged(self.sent_ns)
-        self.land()
-        if not self.gen.stopping:
-            self.send(ECHO_FRAME)
-
-
-class _Racer(_Client):
-    """A player: hello, seek, play the whole board, seek again."""
-
-    def __init__(self, gen: Generator, index: int) -> None:
-        super().__init__(gen, index)
-        self.seat = -1
-        self.order = ClearingOrder.NONE
-        self.next = 0
-        self.over = True
-        self.welcomed = False
-
-    def on_ws_connected(self, transport: WSTransport) -> None:
-        super().on_ws_connected(transport)
-        name = f"b{os.getpid() % 10_000}x{self.index}"
-        self.write(json.dumps({"type": "hello", "name": name}).encode())
-
-    def start(self) -> None:
-        if self.welcomed:
-            self.write(SEEK)
-
-    def next_race(self) -> None:
-        """After ``game_over``: seek again."""
-        self.write(SEEK)
-
-    def on_text(self, data: bytes) -> None:
-        # Two of every three frames a player gets are ``played``: the server
-        # writes them compact and in field order, so the seat is read from the
-        # bytes (the server's frame for seat 0 or 1 is one of two shapes)
-        # rather than parsing the JSON, keeping the generator cheap per frame.
-        if data.startswith(PLAYED_PREFIX):
-            at = data.find(SEAT_KEY)
-            if at > 0:
-                self._played_by(data[at + len(SEAT_KEY)] - ZERO)
-                return
-        message = json.loads(data)
-        handler = self._handlers.get(message["type"])
-        if handler is not None:
-            handler(self, message)
-
-    def _played(self, message: dict[str, object]) -> None:
-        seat = message["seat"]
-        assert isinstance(seat, int)
-        self._played_by(seat)
-
-    def _played_by(self, seat: int) -> None:
-        if seat != self.seat or not self.waiting:
-            return  # the opponent's play
-        self.gen.acknowledged(self.sent_ns)
-        self.land()
-        self._play_next()
-
-    def _play_next(self) -> None:
-        if self.over or self.gen.stopping:
-            return
-        frame = self.order.frame(self.next)
-        if frame is not None:
-            self.next += 1
-            self.send(frame)
-
-    def _game_start(self, message: dict[str, object]) -> None:
-        self.seat = message["seat"]  # type: ignore[assignment]
-        boards: list[dict[str, object]] = message["boards"]  # type: ignore[assignment]
-        # Both seats of a mirror race have the same layout, so they share one
-        # order, worked out a play at a time as the faster seat needs it.
-        game_id: str = message["game_id"]  # type: ignore[assignment]
-        order = self.gen.orders.pop(game_id, None)
-        if order is None:
-            order = self.gen.orders[game_id] = ClearingOrder(boards[self.seat])
-        self.order = order
-        self.next, self.over = 0, False
-        self._play_next()
-
-    def _game_over(self, message: dict[str, object]) -> None:
-        self.over = True
-        self.gen.races += self.seat  # each race once: its seat 1 player counts it
-        if not self.waiting and not self.gen.stopping:
-            self.next_race()
-
-    def _error(self, message: dict[str, object]) -> None:
-        # The loser's last play may reach the server after the race ended:
-        # its answer is game_over, which is no fault of the server's.
-        if message.get("code") != "game_over":
-            self.gen.errors += 1
-        if self.waiting:
-            self.land()
-        if self.over and not self.gen.stopping:
-            self.next_race()
-
-    def _welcome(self, message: dict[str, object]) -> None:
-        self.welcomed = True
-
-    _handlers: ClassVar[dict[str, Callable[[Any, dict[str, object]], None]]] = {
-        "played": _played,
-        "game_start": _game_start,
-        "game_over": _game_over,
-        "error": _error,
-        "welcome": _welcome,
-    }
-
-
-class _Openings:
-    """The pairs of ``--pairing rooms`` waiting to open their room, :data:`ROOMS_AT_ONCE`
-    at a time: each pair set up costs the servers calls to Redis, which a worker
-    does not queue when too many are under way (bench/README.md, "Several workers")."""
-
-    def __init__(self) -> None:
-        self.waiting: deque[_RoomRacer] = deque()
-        self.opening = 0
-
-    def ask(self, creator: _RoomRacer) -> None:
-        self.waiting.append(creator)
-        self._next()
-
-    def done(self) -> None:
-        self.opening -= 1
-        self._next()
-
-    def _next(self) -> None:
-        while self.opening < ROOMS_AT_ONCE and self.waiting:
-            self.opening += 1
-            self.waiting.popleft().write(CREATE)
-
-
-class _RoomRacer(_Racer):
-    """A player with one opponent for the whole run (``--pairing rooms``).
-
-    Quick match pairs whoever is waiting, so two players on one worker may
-    meet even when half the players are on each. Here player ``2k`` opens a
-    room with the quick match's rules, player ``2k + 1`` joins it by its
-    code, and after each ``game_over`` both ask for a ``rematch``, which
-    starts the next race with the same two players in the same worker's
-    core. With two URLs the even players are on the first and the odd ones
-    on the second: every race of the pair lives with the first player, and
-    the second one's socket is proxied to it for the whole run.
-
-    A join that fails (the room not listed in Redis yet, or a call to Redis
-    that failed) or goes unanswered is tried again, later each time; after
-    :data:`REOPEN_AFTER` failures the room is opened again.
-    """
-
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
-        self.code: bytes | None = None
-        """The room this (odd) player joins, until its first race starts."""
-        self.tries = 0
-        """Joins sent: the number of the one whose answer is awaited."""
-        self.misses = 0
-
-    def start(self) -> None:
-        if self.welcomed and self.index % 2 == 0:
-            self.gen.openings.ask(self)
-
-    def next_race(self) -> None:
-        if self.seat >= 0:  # not before a first race: there is nothing to rematch
-            self.write(REMATCH)
-
-    def join(self, code: bytes) -> None:
-        if code == self.code and not self.gen.stopping:
-            self.tries += 1
-            self.write(JOIN % code)
-            loop = asyncio.get_running_loop()
-            loop.call_later(JOIN_TIMEOUT_S, self._unanswered, code, self.tries)
-
-    def _unanswered(self, code: bytes, tries: int) -> None:
-        if self.code == code and self.tries == tries:
-            self._failed(code)
-
-    def _failed(self, code: bytes) -> None:
-        self.misses += 1
-        if self.misses % REOPEN_AFTER:
-            delay = min(1.0, RETRY_S * self.misses)  # less load on a server in trouble
-            asyncio.get_running_loop().call_later(delay, self.join, code)
-        else:  # the partner closes its room and opens another
-            self.code = None
-            self.gen.clients[self.index - 1].write(CANCEL)
-
-    def _room(self, message: dict[str, object]) -> None:
-        partner = self.gen.clients[self.index + 1]
-        assert isinstance(partner, _RoomRacer)
-        partner.code = str(message["code"]).encode()
-        partner.join(partner.code)
-
-    def _cancelled(self, message: dict[str, object]) -> None:
-        if self.seat < 0 and not self.gen.stopping:
-            self.write(CREATE)
-
-    def _start_room(self, message: dict[str, object]) -> None:
-        if self.seat < 0 and self.index % 2 == 0:
-            self.gen.openings.done()
-        self.code = None
-        self._game_start(message)
-
-    def _error_room(self, message: dict[str, object]) -> None:
-        code = self.code
-        if code is not None and message.get("code") in ("room_not_found", "rate_limited"):
-            self.tries += 1  # answered: the timer of this join does nothing
-            self._failed(code)
-        elif message.get("code") != "busy":  # busy: a join or room answered late, no fault
-            self._error(message)
-
-    _handlers: ClassVar[dict[str, Callable[[Any, dict[str, object]], None]]] = {
-        **_Racer._handlers,
-        "room": _room,
-        "cancelled": _cancelled,
-        "game_start": _start_room,
-        "error": _error_room,
-    }
-
-
-class ClearingOrder:
-    """The plays that take a wire board as far as it goes (all 52 cards for a winnable
-    layout): the engine's first legal play each time, as compact ``play`` frames.
-
-    Worked out a play at a time, when a player asks for it, rather than all 52
-    at ``game_start``: races that start together (every one of them with
-    ``--lockstep``) asked for 500 whole orders at once (0.25 ms each), which
-    stalled the generator for over 0.1 s, so that the plays and
-    acknowledgements of that moment were timed late.
-    """
-
-    NONE: ClassVar[ClearingOrder]
-    """An order with no plays, for a player not in a race."""
-
-    __slots__ = ("_board", "_frames")
-
-    def __init__(self, board: dict[str, object] | None) -> None:
-        self._frames: list[bytes] = []
-        self._board: engine.Board | None = None if board is None else _engine_board(board)
-
-    def frame(self, index: int) -> bytes | None:
-        """The ``play`` frame of play number ``index`` (from 0), or None past the last."""
-        frames, board = self._frames, self._board
-        while len(frames) <= index:
-            if board is None or not (plays := board.legal_plays()):
-                return None
-            board.play(plays[0])
-            # Compact, as the echo's frame and the project's own client write it.
-            frames.append(PLAY % str(plays[0]).encode())
-        return frames[index]
-
-
-ClearingOrder.NONE = ClearingOrder(None)
-
-
-def _engine_board(board: dict[str, object]) -> engine.Board:
-    parse = engine.Card.parse
-    beds: list[list[str]] = board["beds"]  # type: ignore[assignment]
-    bouquet: list[str] = board["bouquet"]  # type: ignore[assignment]
-    found: dict[str, int] = board["foundations"]  # type: ignore[assignment]
-    return engine.Board.from_parts(
-        [[parse(code) for code in bed] for bed in beds],
-        [parse(code) for code in bouquet],
-        [found[suit] for suit in "SHDC"],
-        0,
-    )
-
-
-class _Deflate:
-    """permessage-deflate for one connection (RFC 7692), with context takeover."""
-
-    __slots__ = ("_in", "_out")
-
-    def __init__(self) -> None:
-        # 12 bits: no more than websockets lets a client use by default.
-        self._out = zlib.compressobj(wbits=-12)
-        self._in = zlib.decompressobj(wbits=-15)
-
-    def deflate(self, data: bytes) -> bytes:
-        return (self._out.compress(data) + self._out.flush(zlib.Z_SYNC_FLUSH))[:-4]
-
-    def inflate(self, data: bytes) -> bytes:
-        return self._in.decompress(data + b"\x00\x00\xff\xff")
-
-
-DEFLATE_OFFER = {"Sec-WebSocket-Extensions": "permessage-deflate; client_max_window_bits"}
-
-
 async def connect_all(
     url: str | Sequence[str],
     clients: Sequence[WSListener],
     *,
-    deflate: bool = False,
     at_once: int = CONNECTING,
 ) -> None:
     """Open one connection per client, ``at_once`` handshakes at a time; client ``i``
     to ``url``, or to the ``i``-th of several URLs, round robin."""
     gate = asyncio.Semaphore(at_once)
-    headers = DEFLATE_OFFER if deflate else None
     urls = [url] if isinstance(url, str) else list(url)
 
     async def connect(client: WSListener, url: str) -> None:
         async with gate:
             # A small first read buffer: it grows for the rare large frame.
-            await ws_connect(lambda: client, url, read_buffer_init_size=2048, extra_headers=headers)
+            await ws_connect(lambda: client, url, read_buffer_init_size=2048)
 
     await asyncio.gather(*(connect(c, urls[i % len(urls)]) for i, c in enumerate(clients)))
 
@@ -575,7 +137,6 @@ async def measure(
     warmup: float,
     window: float,
     server_pid: int | Sequence[int] | None,
-    deflate: bool = False,
     lockstep: bool = False,
     pairing: Pairing = "seek",
     cpu_pids: Mapping[str, int] | None = None,
@@ -589,53 +150,79 @@ async def measure(
     ``cpu_pids``: processes (and their children) whose CPU time in the window
     goes in ``extra``, by name. ``connecting``: handshakes at once.
     """
-    gen = Generator(mode, deflate=deflate, lockstep=lockstep, pairing=pairing)
+    gen = Generator(mode, lockstep=lockstep, pairing=pairing)
     clients = [gen.client(index) for index in range(connections)]
-    await connect_all(url, clients, deflate=deflate, at_once=connecting)
-    racers = [c for c in clients if isinstance(c, _Racer)]
+    await connect_all(url, clients, at_once=connecting)
+    racers = [c for c in clients if isinstance(c, Racer)]
     if mode == "race":
         await _until(lambda: all(c.welcomed or c.closed for c in racers), 60)
-    pids = [server_pid] if isinstance(server_pid, int) else list(server_pid or ())
-    named = dict(cpu_pids or {})
     gen.start(0.0 if lockstep or mode == "echo" else warmup)
-    if pairing == "rooms":  # then warm up once every pair is racing (or after 30 s)
-        with contextlib.suppress(TimeoutError):
-            await _until(lambda: all(c.seat >= 0 or c.closed for c in racers), 30)
-    await asyncio.sleep(warmup)
-    unready = sum(1 for c in racers if c.closed or c.seat < 0) if pairing == "rooms" else 0
-    server, others = _cpu(pids), {name: _cpu([pid]) for name, pid in named.items()}
-    started, own = time.perf_counter(), _own_cpu()
-    gen.recording = True
-    await asyncio.sleep(window)
-    gen.recording = False
-    elapsed = time.perf_counter() - started
-    own, server = _own_cpu() - own, _cpu(pids) - server
-    others = {name: round(_cpu([pid]) - others[name], 3) for name, pid in named.items()}
+    unready = await _warm_up(racers, warmup, rooms=pairing == "rooms")
+    pids = [server_pid] if isinstance(server_pid, int) else list(server_pid or ())
+    measured = await _window(gen, window, pids, dict(cpu_pids or {}))
     gen.stop()
     try:
         await asyncio.wait_for(gen.drained.wait(), 5)
     finally:
         await _hang_up(clients)
-    extra = None
-    if cpu_pids is not None:
-        extra = {"cpu_s": others, "frames_sent": gen.sent, "pairing": pairing}
-        extra["unready_at_window"] = unready
-        extra["window_ended_at"] = time.time() - (time.perf_counter() - started - elapsed)
-    return _result(gen, elapsed, own, server, extra)
+    extra = None if cpu_pids is None else _extra(gen, measured, unready)
+    return _result(gen, measured, extra)
 
 
-def _result(
-    gen: Generator,
-    elapsed: float,
-    own_cpu: float,
-    server_cpu: float,
-    extra: dict[str, Any] | None = None,
-) -> Result:
+async def _warm_up(racers: Sequence[Racer], seconds: float, *, rooms: bool) -> int:
+    """Wait out the warm-up; with ``rooms``, only once every pair is racing (or after
+    30 s). The players not racing when it ends (always 0 without ``rooms``)."""
+    if rooms:
+        with contextlib.suppress(TimeoutError):
+            await _until(lambda: all(c.seat >= 0 or c.closed for c in racers), 30)
+    await asyncio.sleep(seconds)
+    return sum(1 for c in racers if c.closed or c.seat < 0) if rooms else 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Window:
+    """What the window measured besides the generator's counts: its length, CPU times."""
+
+    elapsed: float
+    own_cpu: float
+    server_cpu: float
+    others_cpu: dict[str, float]
+    """Of the processes named with ``--cpu-pid``, by name."""
+    ended_at: float
+    """Wall clock, to compare with the servers' logs."""
+
+
+async def _window(
+    gen: Generator, seconds: float, pids: Sequence[int], named: Mapping[str, int]
+) -> _Window:
+    """Record round trips for ``seconds``, and the CPU time of every process concerned."""
+    server, others = _cpu(pids), {name: _cpu([pid]) for name, pid in named.items()}
+    started, own = time.perf_counter(), _own_cpu()
+    gen.recording = True
+    await asyncio.sleep(seconds)
+    gen.recording = False
+    elapsed, ended_at = time.perf_counter() - started, time.time()
+    own, server = _own_cpu() - own, _cpu(pids) - server
+    others = {name: round(_cpu([pid]) - others[name], 3) for name, pid in named.items()}
+    return _Window(elapsed, own, server, others, ended_at)
+
+
+def _extra(gen: Generator, window: _Window, unready: int) -> dict[str, Any]:
+    """What ``--cpu-pid`` adds to the result, for the multi-worker benchmark."""
+    return {
+        "cpu_s": window.others_cpu,
+        "frames_sent": gen.sent,
+        "pairing": gen.pairing,
+        "unready_at_window": unready,
+        "window_ended_at": window.ended_at,
+    }
+
+
+def _result(gen: Generator, window: _Window, extra: dict[str, Any] | None) -> Result:
     latencies = sorted(gen.latencies)
-    count = len(latencies)
+    count, elapsed, server_cpu = len(latencies), window.elapsed, window.server_cpu
     return Result(
         mode=gen.mode,
-        deflate=gen.deflate,
         lockstep=gen.lockstep,
         connections=len(gen.clients),
         round_trips=count,
@@ -648,13 +235,13 @@ def _result(
         errors=gen.errors,
         server_cpu_s=round(server_cpu, 3),
         server_cpu_us_per_rt=round(server_cpu / count * 1e6, 2) if count else float("nan"),
-        generator_cpu_pct=round(own_cpu / elapsed * 100, 1),
+        generator_cpu_pct=round(window.own_cpu / elapsed * 100, 1),
         generator_loop=type(asyncio.get_running_loop()).__module__.split(".")[0],
         extra=extra,
     )
 
 
-async def _hang_up(clients: Sequence[_Client]) -> None:
+async def _hang_up(clients: Sequence[Client]) -> None:
     for client in clients:
         if client.transport is not None and not client.closed:
             client.transport.send_close(WSCloseCode.OK)
@@ -673,6 +260,36 @@ def _cpu(pids: Sequence[int]) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not all(url.startswith("ws://127.0.0.1:") for url in args.url):
+        parser.error("the generator only loads servers on 127.0.0.1")
+    named = None
+    if args.cpu_pid:
+        pairs = [item.partition("=") for item in args.cpu_pid]
+        named = {name: int(pid) for name, _, pid in pairs}
+    raise_open_files()
+    run = measure(
+        args.url[0] if len(args.url) == 1 else args.url,
+        mode=args.mode,
+        connections=args.connections,
+        warmup=args.warmup,
+        window=args.window,
+        server_pid=args.server_pid,
+        lockstep=args.lockstep,
+        pairing=args.pairing,
+        cpu_pids=named,
+        connecting=args.connecting,
+    )
+    result = run_loop(run, "uvloop" if _has_uvloop() else "asyncio")
+    fields = asdict(result)
+    if fields["extra"] is None:  # the output of a plain run, as it always was
+        del fields["extra"]
+    print(json.dumps(fields))
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bench.loadgen", description=__doc__)
     parser.add_argument(
         "--url",
@@ -684,6 +301,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-n", "--connections", type=int, default=1000)
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds before the window")
     parser.add_argument("--window", type=float, default=5.0, help="seconds measured")
+    parser.add_argument(
+        "--lockstep",
+        action="store_true",
+        help="start every race at once, not spread over the warm-up",
+    )
+    _add_cluster_options(parser)
+    return parser
+
+
+def _add_cluster_options(parser: argparse.ArgumentParser) -> None:
+    """The options the multi-worker benchmark (bench/cluster.py) uses most."""
     parser.add_argument(
         "--server-pid",
         type=int,
@@ -705,39 +333,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="seek",
         help="quick match, or each pair of players in a room of its own, then rematches",
     )
-    parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
-    parser.add_argument(
-        "--lockstep",
-        action="store_true",
-        help="start every race at once, not spread over the warm-up",
-    )
-    args = parser.parse_args(argv)
-    if not all(url.startswith("ws://127.0.0.1:") for url in args.url):
-        parser.error("the generator only loads servers on 127.0.0.1")
-    named = None
-    if args.cpu_pid:
-        pairs = [item.partition("=") for item in args.cpu_pid]
-        named = {name: int(pid) for name, _, pid in pairs}
-    raise_open_files()
-    run = measure(
-        args.url[0] if len(args.url) == 1 else args.url,
-        mode=args.mode,
-        connections=args.connections,
-        warmup=args.warmup,
-        window=args.window,
-        server_pid=args.server_pid,
-        deflate=args.deflate,
-        lockstep=args.lockstep,
-        pairing=args.pairing,
-        cpu_pids=named,
-        connecting=args.connecting,
-    )
-    result = run_loop(run, "uvloop" if _has_uvloop() else "asyncio")
-    fields = asdict(result)
-    if fields["extra"] is None:  # the output of a plain run, as it always was
-        del fields["extra"]
-    print(json.dumps(fields))
-    return 0
 
 
 def _has_uvloop() -> bool:

@@ -2,9 +2,7 @@
 
 Opens connections in steps (by default to 1,000, 5,000 and 10,000 in all) and
 leaves them idle; against the race server (``--hello``) each says ``hello``
-first, so that it is a player in the lobby, as a real idle client is. With
-``--deflate`` the connections offer permessage-deflate (an idle connection
-sends its ``hello`` uncompressed, which the extension allows). After
+first, so that it is a player in the lobby, as a real idle client is. After
 each step has settled it reads the server's ``VmRSS`` from /proc. The cost
 of one connection is the growth since a baseline taken after a few warm-up
 connections (which pay the one-time costs: lazy imports, the store's first
@@ -66,12 +64,10 @@ class _Idle(WSListener):
             transport.disconnect()
 
 
-async def _open(
-    url: str, first: int, count: int, hello: bool, deflate: bool, *, at_once: int
-) -> list[_Idle]:
+async def _open(url: str, first: int, count: int, hello: bool, *, at_once: int) -> list[_Idle]:
     tag = os.getpid() % 10_000
     clients = [_Idle(f"m{tag}x{i}" if hello else None) for i in range(first, first + count)]
-    await connect_all(url, clients, deflate=deflate, at_once=at_once)
+    await connect_all(url, clients, at_once=at_once)
     async with asyncio.timeout(60):
         while not all(client.ready for client in clients):
             await asyncio.sleep(0.05)
@@ -85,16 +81,15 @@ async def measure(
     steps: Sequence[int],
     *,
     hello: bool,
-    deflate: bool,
     at_once: int = CONNECTING,
 ) -> list[Step]:
     """Open connections up to each total in ``steps``; the memory each one costs."""
-    clients = await _open(url, 0, WARM_UP, hello, deflate, at_once=at_once)
+    clients = await _open(url, 0, WARM_UP, hello, at_once=at_once)
     base = rss_bytes(pid)
     results = []
     for total in steps:
         more = total - len(clients)
-        clients += await _open(url, len(clients), more, hello, deflate, at_once=at_once)
+        clients += await _open(url, len(clients), more, hello, at_once=at_once)
         rss = rss_bytes(pid)
         per = (rss - base) / (len(clients) - WARM_UP) / 1024
         results.append(Step(total, round(rss / 2**20, 1), round(per, 2)))
@@ -110,16 +105,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pid", type=int, required=True, help="the server's process id")
     parser.add_argument("--steps", default="1000,5000,10000", help="totals, comma-separated")
     parser.add_argument("--hello", action="store_true", help="say hello (the race server)")
-    parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
     parser.add_argument("--connecting", type=int, default=CONNECTING, help="handshakes at once")
     args = parser.parse_args(argv)
     if not args.url.startswith("ws://127.0.0.1:"):
         parser.error("only servers on 127.0.0.1")
     raise_open_files()
     steps = [int(step) for step in args.steps.split(",")]
-    run = measure(
-        args.url, args.pid, steps, hello=args.hello, deflate=args.deflate, at_once=args.connecting
-    )
+    run = measure(args.url, args.pid, steps, hello=args.hello, at_once=args.connecting)
     results = run_loop(run, "asyncio")
     print(json.dumps([asdict(step) for step in results]))
     return 0

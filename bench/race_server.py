@@ -1,7 +1,7 @@
 """The race server as the benchmark runs it: ``python -m bench.race_server --port P --db F``.
 
 The same :class:`~server.app.GameServer`, store, logging and garbage collector
-settings as ``flowergarden-server``, with three differences, each a flag:
+settings as ``flowergarden-server``, with two differences, each a flag:
 
 - ``--loop uvloop`` runs it on uvloop, to compare the two loops;
 - the per-client rate limit is lifted (``--rate``, default a million a second):

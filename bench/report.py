@@ -86,17 +86,7 @@ def generator_table(samples: Sequence[Sample]) -> str:
         f"| {s.server} | {s.loop} | {s.result['connections']:,} | {s.result['rt_per_s']:,.0f} "
         f"| {s.result['generator_cpu_pct']:.0f}% |"
         for s in samples
-        if s.compression == "none"
     ]
-    return "\n".join(rows)
-
-
-def deflate_table(plain: Sequence[Sample], deflate: Sequence[Sample], n: int) -> str:
-    rows = ["| server | rt/s, no compression | rt/s, deflate | change |", "|---|---:|---:|---:|"]
-    for sample in deflate:
-        off = _find(plain, sample.server, "asyncio", n)["rt_per_s"]
-        on = sample.result["rt_per_s"]
-        rows.append(f"| {sample.server} | {off:,.0f} | {on:,.0f} | {on / off - 1:+.0%} |")
     return "\n".join(rows)
 
 
@@ -184,19 +174,9 @@ _LABELS = {
 }
 
 
-def write(  # noqa: PLR0917 - the parts of one report, each named
-    samples: Sequence[Sample],
-    lockstep: Sequence[Sample],
-    deflate: Sequence[Sample],
-    memory: dict[str, list[dict[str, Any]]],
-    sizes: Sequence[int],
-    folder: Path,
-) -> None:
-    """``report.md`` and ``throughput.png`` in ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    chart(samples, sizes, folder / "throughput.png")
-    loops = sorted({s.loop for s in samples}, key=["asyncio", "uvloop"].index)
-    parts = [
+def _head() -> list[str]:
+    """The report's title, where it was measured, and how to read its figures."""
+    return [
         "# Load benchmark",
         "",
         f"Measured by `make bench` on: {machine()}.",
@@ -209,6 +189,20 @@ def write(  # noqa: PLR0917 - the parts of one report, each named
         "",
         "![throughput](throughput.png)",
     ]
+
+
+def write(
+    samples: Sequence[Sample],
+    lockstep: Sequence[Sample],
+    memory: dict[str, list[dict[str, Any]]],
+    sizes: Sequence[int],
+    folder: Path,
+) -> None:
+    """``report.md`` and ``throughput.png`` in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    chart(samples, sizes, folder / "throughput.png")
+    loops = sorted({s.loop for s in samples}, key=["asyncio", "uvloop"].index)
+    parts = _head()
     for loop in loops:
         parts += ["", f"## Throughput and latency, {loop} loop", ""]
         parts.append(throughput_table(samples, loop, sizes))
@@ -221,8 +215,6 @@ def write(  # noqa: PLR0917 - the parts of one report, each named
         "",
         lockstep_table(samples, lockstep, 1000),
     ]
-    parts += ["", "## permessage-deflate, 1,000 connections, asyncio loop", ""]
-    parts.append(deflate_table(samples, deflate, 1000))
     parts += ["", "## Memory per idle connection (asyncio loop)", "", memory_table(memory)]
     parts += ["", "## The generator is not the bottleneck", ""]
     parts.append("Its own CPU use over each window (100% is its whole core):")

@@ -10,9 +10,8 @@ share a core. In the same run and with the same generator it measures:
 
 at 100, 1,000 and 2,000 connections on the default asyncio loop, then on
 uvloop; at 1,000 with every race started at once (``--lockstep``), so that
-they all end and restart together; permessage-deflate's cost at 1,000; and
-resident memory per idle
-connection at 1,000, 5,000 and 10,000 (:mod:`bench.memory`). It writes
+they all end and restart together; and resident memory per idle connection
+at 1,000, 5,000 and 10,000 (:mod:`bench.memory`). It writes
 ``bench/results/report.md`` and ``bench/results/throughput.png`` and prints,
 as its last line, one JSON object (the figures at 1,000 connections).
 
@@ -60,7 +59,7 @@ class Effort:
     repeat: int
     """Runs of each measurement; the one with the most round trips is kept (noise only slows)."""
     extras: bool
-    """Measure deflate and memory too."""
+    """Measure every race at once and memory too."""
 
 
 QUICK = Effort((1000,), ("asyncio",), warmup=1.5, window=3.0, repeat=1, extras=False)
@@ -75,14 +74,11 @@ class Sample:
 
     server: str
     loop: str
-    compression: str
     result: dict[str, Any]
 
 
 @contextlib.contextmanager
-def server(
-    kind: str, loop: str, scratch: Path, compression: str = "none"
-) -> Iterator[tuple[int, int]]:
+def server(kind: str, loop: str, scratch: Path) -> Iterator[tuple[int, int]]:
     """Run one server pinned to the server core; yield its (port, pid); stop it with SIGTERM."""
     module, _mode = SERVERS[kind]
     with socket.socket() as probe:
@@ -90,8 +86,6 @@ def server(
         port = probe.getsockname()[1]
     command = ["taskset", "-c", SERVER_CORE, sys.executable, "-m", module, "--port", str(port)]
     command += ["--loop", loop]
-    if kind != "picows":
-        command += ["--compression", compression]
     if kind == "race":
         command += ["--db", str(scratch / f"race-{port}.sqlite3")]
     with open(scratch / f"{kind}-{port}.log", "wb") as log:
@@ -146,7 +140,6 @@ def load(
     effort: Effort,
     scratch: Path,
     *,
-    compression: str = "none",
     lockstep: bool = False,
 ) -> list[Sample]:
     """Each of ``kinds`` at one load: the best of ``effort.repeat`` runs, each on a fresh server.
@@ -159,29 +152,24 @@ def load(
     rounds: dict[str, list[float]] = {kind: [] for kind in kinds}
     for _ in range(effort.repeat):
         for kind in kinds:
-            result = _run(
-                kind, loop, n, effort, scratch, compression=compression, lockstep=lockstep
-            )
+            result = _run(kind, loop, n, effort, scratch, lockstep=lockstep)
             rounds[kind].append(result["rt_per_s"])
             if kind not in best or result["rt_per_s"] > best[kind]["rt_per_s"]:
                 best[kind] = result
-            how = "lockstep" if lockstep else compression
+            how = "lockstep" if lockstep else "spread"
             print(f"  {kind:10} {loop:7} {how:8} n={n:5}: {_line(result)}", file=sys.stderr)
     # Every round's figure too: runs taken side by side give the spread of the ratio.
-    return [
-        Sample(kind, loop, compression, {**best[kind], "rounds_rt_per_s": rounds[kind]})
-        for kind in kinds
-    ]
+    return [Sample(kind, loop, {**best[kind], "rounds_rt_per_s": rounds[kind]}) for kind in kinds]
 
 
 def _run(
-    kind: str, loop: str, n: int, effort: Effort, scratch: Path, *, compression: str, lockstep: bool
+    kind: str, loop: str, n: int, effort: Effort, scratch: Path, *, lockstep: bool
 ) -> dict[str, Any]:
     """One run of the generator against a fresh server."""
-    with server(kind, loop, scratch, compression) as (port, pid):
+    with server(kind, loop, scratch) as (port, pid):
         args = ["--url", f"ws://127.0.0.1:{port}/ws", "--mode", SERVERS[kind][1]]
         args += ["-n", str(n), "--warmup", str(effort.warmup), "--window", str(effort.window)]
-        args += ["--server-pid", str(pid), *(["--deflate"] if compression == "deflate" else [])]
+        args += ["--server-pid", str(pid)]
         args += ["--lockstep"] if lockstep else []
         result = _pinned("bench.loadgen", *args)
     assert isinstance(result, dict)
@@ -196,16 +184,15 @@ def _line(result: dict[str, Any]) -> str:
     )
 
 
-def memory(kind: str, scratch: Path, steps: Sequence[int], compression: str = "none") -> list[Any]:
+def memory(kind: str, scratch: Path, steps: Sequence[int]) -> list[Any]:
     """Memory per idle connection of one server at each of ``steps`` connections."""
-    with server(kind, "asyncio", scratch, compression) as (port, pid):
+    with server(kind, "asyncio", scratch) as (port, pid):
         args = ["--url", f"ws://127.0.0.1:{port}/ws", "--pid", str(pid)]
         args += ["--steps", ",".join(map(str, steps))]
         args += ["--hello"] if kind == "race" else []
-        args += ["--deflate"] if compression == "deflate" else []
         result = _pinned("bench.memory", *args)
     assert isinstance(result, list)
-    print(f"  memory {kind} {compression}: {result}", file=sys.stderr)
+    print(f"  memory {kind}: {result}", file=sys.stderr)
     return result
 
 
@@ -218,21 +205,16 @@ def throughput(effort: Effort, scratch: Path) -> list[Sample]:
     return samples
 
 
-def extras(
-    effort: Effort, scratch: Path
-) -> tuple[list[Sample], list[Sample], dict[str, list[Any]]]:
-    """Every race at once, deflate's cost in throughput, and memory per idle connection."""
+def extras(effort: Effort, scratch: Path) -> tuple[list[Sample], dict[str, list[Any]]]:
+    """Every race at once, and memory per idle connection."""
     pair = ("websockets", "race")
     lockstep = load(pair, "asyncio", 1000, effort, scratch, lockstep=True)
-    deflate = load(pair, "asyncio", 1000, effort, scratch, compression="deflate")
     steps = (1000, 5000, 10000)
     memories = {
         "race server": memory("race", scratch, steps),
         "websockets echo": memory("websockets", scratch, steps),
-        "race server, deflate": memory("race", scratch, (1000, 5000), "deflate"),
-        "websockets echo, deflate": memory("websockets", scratch, (1000, 5000), "deflate"),
     }
-    return lockstep, deflate, memories
+    return lockstep, memories
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -247,8 +229,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         scratch = Path(folder)
         samples = throughput(effort, scratch)
         if effort.extras:
-            lockstep, deflate, memories = extras(effort, scratch)
-            report.write(samples, lockstep, deflate, memories, effort.connections, RESULTS)
+            lockstep, memories = extras(effort, scratch)
+            report.write(samples, lockstep, memories, effort.connections, RESULTS)
             print(f"wrote {RESULTS / 'report.md'}", file=sys.stderr)
     print(json.dumps(report.summary(samples, 1000)))
     return 0

@@ -97,26 +97,9 @@ def postgres(bindir: Path) -> Iterator[Service]:
         for path in (folder, sockets):
             shutil.chown(path, "postgres", "postgres")
     try:
-        options = ("-U", "postgres", "--no-sync", "--auth=trust", "--encoding=UTF8", "--locale=C")
-        subprocess.run(
-            [str(bindir / "initdb"), "-D", str(data), *options],
-            check=True,
-            cwd=folder,
-            capture_output=True,
-            **_as_postgres(),
-        )
+        _initdb(bindir, data)
         port = free_port()
-        command = [str(bindir / "postgres"), "-D", str(data), "-p", str(port)]
-        command += ["-k", str(sockets), "-c", "listen_addresses=127.0.0.1"]
-        process = subprocess.Popen(
-            command,
-            cwd=folder,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            **_as_postgres(),
-        )
+        process = _start_postgres(bindir, data, sockets, port)
         try:
             _wait_ready(process)
             url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
@@ -130,6 +113,33 @@ def postgres(bindir: Path) -> Iterator[Service]:
                 process.wait()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _initdb(bindir: Path, data: Path) -> None:
+    """A fresh cluster in ``data``, its superuser ``postgres`` trusted on every socket."""
+    options = ("-U", "postgres", "--no-sync", "--auth=trust", "--encoding=UTF8", "--locale=C")
+    subprocess.run(
+        [str(bindir / "initdb"), "-D", str(data), *options],
+        check=True,
+        cwd=data.parent,
+        capture_output=True,
+        **_as_postgres(),
+    )
+
+
+def _start_postgres(bindir: Path, data: Path, sockets: Path, port: int) -> subprocess.Popen[str]:
+    """``postgres`` on 127.0.0.1:``port``, its log on a pipe for :func:`_wait_ready`."""
+    command = [str(bindir / "postgres"), "-D", str(data), "-p", str(port)]
+    command += ["-k", str(sockets), "-c", "listen_addresses=127.0.0.1"]
+    return subprocess.Popen(
+        command,
+        cwd=data.parent,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        **_as_postgres(),
+    )
 
 
 def _wait_ready(process: subprocess.Popen[str]) -> None:

@@ -150,6 +150,11 @@ def _parser() -> argparse.ArgumentParser:
     practice = commands.add_parser(
         "practice", help="a game alone on this machine, no server", description="Practise alone."
     )
+    _add_practice_options(practice)
+    return parser
+
+
+def _add_practice_options(practice: argparse.ArgumentParser) -> None:
     practice.add_argument("--seed", type=int, help="deal this layout again (default: random)")
     practice.add_argument(
         "--winnable-only", action="store_true", help="deal a layout that can be cleared"
@@ -159,7 +164,6 @@ def _parser() -> argparse.ArgumentParser:
     )
     practice.add_argument("--name", help="your name on the screen (default: you)")
     _add_display(practice)
-    return parser
 
 
 def parse_args(argv: Sequence[str] | None = None, *, encoding: str | None = None) -> Options:

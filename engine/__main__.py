@@ -52,6 +52,24 @@ def _parser() -> argparse.ArgumentParser:
             "rate, with 95% confidence intervals."
         ),
     )
+    _add_stats_options(stats)
+    verify = commands.add_parser(
+        "verify",
+        help="check a finished race's record: seeds, deal, moves and result",
+        description=(
+            "Check a race record, the JSON of GET /api/races/GAME_ID: that the seeds match "
+            "the commits, the boards are what the seeds deal, every move was legal in seq "
+            "order, and the counts, times and result follow. Exit status 0 when verified, "
+            "1 when a check failed, 2 when the record cannot be read."
+        ),
+    )
+    verify.add_argument(
+        "file", metavar="FILE", help="the race record, a JSON file; - reads it from stdin"
+    )
+    return parser
+
+
+def _add_stats_options(stats: argparse.ArgumentParser) -> None:
     stats.add_argument(
         "--deals",
         type=_int_at_least(2),
@@ -70,20 +88,6 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="show a progress bar on stderr even when it is not a terminal",
     )
-    verify = commands.add_parser(
-        "verify",
-        help="check a finished race's record: seeds, deal, moves and result",
-        description=(
-            "Check a race record, the JSON of GET /api/races/GAME_ID: that the seeds match "
-            "the commits, the boards are what the seeds deal, every move was legal in seq "
-            "order, and the counts, times and result follow. Exit status 0 when verified, "
-            "1 when a check failed, 2 when the record cannot be read."
-        ),
-    )
-    verify.add_argument(
-        "file", metavar="FILE", help="the race record, a JSON file; - reads it from stdin"
-    )
-    return parser
 
 
 def _verify(path: str) -> int:

@@ -36,9 +36,11 @@ exits 0 if every worker exited 0.
 
 Restarts: a worker that exits without being asked (killed, crashed, or
 stopped by someone else) is started again under the same name after a
-:class:`Backoff` delay, with a log line naming it and its exit status. This
-is what makes ``kill -9`` of a worker survivable on one machine: the others
-keep accepting meanwhile, and the kernel stops routing to the dead socket.
+:data:`core.backoff.RESTART` delay (0.5 s, doubling to 30 s; a run of
+:data:`BACKOFF_RESET` seconds starts the series over), with a log line
+naming it and its exit status. This is what makes ``kill -9`` of a worker
+survivable on one machine: the others keep accepting meanwhile, and the
+kernel stops routing to the dead socket.
 A worker that cannot start at all (a port taken by another program, a bad
 URL) is retried at the longest delay for as long as the supervisor runs,
 each attempt logged.
@@ -57,17 +59,15 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from core.backoff import RESTART, Attempts
 from server.config import ENV_PREFIX, Settings
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
 __all__ = [
-    "BACKOFF_FIRST",
-    "BACKOFF_MAX",
     "BACKOFF_RESET",
     "STOP_TIMEOUT",
-    "Backoff",
     "Supervisor",
     "exit_status",
     "own_worker_id",
@@ -79,46 +79,14 @@ __all__ = [
 
 log = logging.getLogger("flowergarden.workers")
 
-BACKOFF_FIRST = 0.5
-"""Seconds before the first restart of a worker that died."""
-BACKOFF_MAX = 10.0
-"""The longest wait between restarts: a worker that cannot start costs a line every 10 s."""
 BACKOFF_RESET = 60.0
-"""Seconds of uptime after which a worker's death is taken as a fresh one (wait BACKOFF_FIRST)."""
+"""Seconds of uptime after which a worker's death is taken as a fresh one: a crash once a
+day is retried at once (RESTART's first delay), while a worker that dies as it starts
+does not spin."""
 STOP_TIMEOUT = 30.0
 """Seconds a worker has to stop once asked before it is killed. A worker closes
 in about its close timeout (3 s of closing handshake, then a second) plus the
 store's last writes (5 s at most): this is a bound for a hung one, not a schedule."""
-
-
-class Backoff:
-    """How long to wait before starting a worker again, from how long it ran.
-
-    Pure: the caller measures the uptime with its own clock. The first
-    restart waits ``first`` seconds, each next one twice the last, up to
-    ``most``; a worker that ran ``healthy`` seconds or more before dying
-    starts over at ``first``, so a crash once a day is retried at once while
-    a worker that dies as it starts does not spin.
-    """
-
-    __slots__ = ("_next", "first", "healthy", "most")
-
-    def __init__(
-        self,
-        first: float = BACKOFF_FIRST,
-        most: float = BACKOFF_MAX,
-        healthy: float = BACKOFF_RESET,
-    ) -> None:
-        self.first, self.most, self.healthy = first, most, healthy
-        self._next = first
-
-    def delay(self, uptime: float) -> float:
-        """Seconds to wait before the next start of a worker that died after ``uptime`` seconds."""
-        if uptime >= self.healthy:
-            self._next = self.first
-        delay = self._next
-        self._next = min(delay * 2, self.most)
-        return delay
 
 
 def own_worker_id(settings: Settings, hostname: str | None = None, pid: int | None = None) -> str:
@@ -234,7 +202,7 @@ class Supervisor:
         """Run the worker ``name``, again each time it dies, until asked to stop.
 
         The result is its last exit code, 0 when it stopped as asked."""
-        backoff = Backoff()
+        restarts = Attempts(RESTART, healthy=BACKOFF_RESET)
         code = 0
         while not self._stopping.is_set():
             process = await self._start(name)
@@ -243,7 +211,7 @@ class Supervisor:
             del self._processes[name]
             if self._stopping.is_set():
                 return self._stopped(name, process.pid, code)
-            delay = backoff.delay(self._clock() - started)
+            delay = restarts.failed(ran=self._clock() - started)
             level = logging.WARNING if code != 0 else logging.INFO
             log.log(
                 level,

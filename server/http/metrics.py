@@ -72,6 +72,7 @@ class Metrics:
         "_closes", "_errors", "_store", "failovers", "messages", "plays", "redis", "registry",
     )  # fmt: skip
 
+    # Whole though over 40 lines: a table of the instruments /metrics shows, one each.
     def __init__(
         self,
         lobby: Lobby,

@@ -42,7 +42,10 @@ What it puts off (SQLite's checkpoints, which fsync) runs on the worker every
 :data:`_CHECKPOINT_EVERY` such batches.
 
 Faults (PROTOCOL.md: nothing acknowledged is lost; ``unavailable``), with the
-errors drawn in :mod:`server.store.faults`:
+errors drawn in :mod:`server.store.faults`; the worker's loop over a batch's
+attempts is :func:`server.store.retry.write_each`, the state it reads and
+sets (``failing``, the patience, the test calls between attempts) the
+machine's:
 
 - A batch failing with a transient error (:class:`StoreUnavailable`: a full
   disk, a lock, a read-only standby, a lost connection, which the next
@@ -68,9 +71,7 @@ import logging
 from collections import deque
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
-from core.backoff import STORE, Attempts
-
-from . import reads
+from . import reads, retry
 from .batch import Batch
 from .faults import Patience, StoreError, StoreRefused, StoreUnavailable
 from .rows import SUSPEND, TOUCH
@@ -88,10 +89,6 @@ if TYPE_CHECKING:
     from .rows import LiveRace
 
 __all__ = ["StoreMachine"]
-
-# Past 400 lines, and one file all the same: the machine is one state machine
-# (DESIGN.md's house style, after h11's), whose order, batches, retries and
-# closing only make sense read together.
 
 T = TypeVar("T")
 
@@ -317,8 +314,8 @@ class StoreMachine:
     async def _write_batch(self, batch: Batch) -> None:
         writes = batch.take()
         try:
-            await self._write_each(writes)
-        except StoreUnavailable as exc:  # given up on closing; _write_each logged what is lost
+            await retry.write_each(writes, self._attempt, self._patience, self._run_test_calls)
+        except StoreUnavailable as exc:  # given up on closing; write_each logged what is lost
             _fail(batch.written, exc)
         except Exception as exc:  # a bug here: still settle, or its frames wait for ever
             log.exception("store: could not write %s", writes)
@@ -326,43 +323,9 @@ class StoreMachine:
         else:
             _resolve(batch.written, None)
 
-    async def _write_each(self, writes: Writes) -> None:
-        """Write ``writes`` at once, or else item by item; raise only on giving up."""
-        items = deque([writes])
-        while items:
-            item = items.popleft()
-            try:
-                await self._write_until_done(item)
-            except StoreUnavailable:
-                log.error("store: gave up; not written: %s", "; ".join(map(str, [item, *items])))
-                raise
-            except Exception as exc:
-                alone = list(item.one_by_one())
-                if len(alone) > 1:  # find the refused one(s), and lose only them
-                    log.warning("store: could not write %s at once (%s); each alone", item, exc)
-                    items.extendleft(reversed(alone))
-                elif isinstance(exc, StoreError):
-                    log.error("store: lost %s, refused: %s", item, exc)
-                else:  # a bug: the traceback says why
-                    log.error("store: lost %s", item, exc_info=exc)
-
-    async def _write_until_done(self, writes: Writes) -> None:
-        """Write in one transaction, retrying transient failures until closing ends it."""
-        attempts = Attempts(STORE)
-        while True:
-            try:
-                await self._write(lambda backend: backend.write(writes))
-            except StoreUnavailable as exc:
-                delay = attempts.failed()
-                if attempts.failures == 1:
-                    log.warning("store: cannot write %s (%s); retrying", writes, exc)
-                if not await self._patience.pause(delay):
-                    raise
-                await self._run_test_calls()
-                continue
-            if attempts.failures:
-                log.warning("store: wrote %s after %d failed attempts", writes, attempts.failures)
-            return
+    async def _attempt(self, writes: Writes) -> None:
+        """One attempt at writing ``writes`` in one transaction (:mod:`server.store.retry`)."""
+        await self._write(lambda backend: backend.write(writes))
 
     async def _write(self, call: Callable[[StoreBackend], Awaitable[T]]) -> T:
         """A call that writes: it tells :attr:`failing` how the store is doing."""

@@ -127,12 +127,7 @@ def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
         unread.append("ratings")
     if not isinstance(name0, str) or not isinstance(name1, str):
         unread.append("player names")
-    kept = _seconds(elapsed)
-    if kept is None:
-        unread.append("elapsed")
-    last = _seconds(entries[-1].at) if entries else None
-    if entries and last is None:
-        unread.append("last entry's time")
+    seconds = _elapsed(elapsed, entries, unread)
     if unread:
         log.error("live race %s: cannot read its %s", game_id, ", ".join(unread))
     start = RaceStart(
@@ -144,7 +139,19 @@ def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
         names=(str(name0), str(name1)),
         ratings=before,
     )
-    return start, entries, max(kept or 0.0, last or 0.0, 0.0)
+    return start, entries, seconds
+
+
+def _elapsed(elapsed: object, entries: list[Entry], unread: list[str]) -> float:
+    """A live race's seconds run: those kept, or its last entry's time if later; what
+    cannot be read is named in ``unread`` and counts as 0."""
+    kept = _seconds(elapsed)
+    if kept is None:
+        unread.append("elapsed")
+    last = _seconds(entries[-1].at) if entries else None
+    if entries and last is None:
+        unread.append("last entry's time")
+    return max(kept or 0.0, last or 0.0, 0.0)
 
 
 def player_row(identity: Identity) -> tuple[object, ...]:

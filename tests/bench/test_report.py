@@ -19,9 +19,9 @@ def result(n: int, rounds: list[float]) -> dict[str, object]:
 
 
 SAMPLES = [
-    Sample("race", "asyncio", "none", result(1000, [7_000.0, 9_000.0, 8_000.0])),
-    Sample("websockets", "asyncio", "none", result(1000, [10_000.0, 12_000.0, 16_000.0])),
-    Sample("picows", "asyncio", "none", result(1000, [40_000.0])),
+    Sample("race", "asyncio", result(1000, [7_000.0, 9_000.0, 8_000.0])),
+    Sample("websockets", "asyncio", result(1000, [10_000.0, 12_000.0, 16_000.0])),
+    Sample("picows", "asyncio", result(1000, [40_000.0])),
 ]
 
 

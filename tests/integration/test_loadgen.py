@@ -6,7 +6,8 @@ import functools
 import json
 from typing import TYPE_CHECKING
 
-from bench.loadgen import ClearingOrder, measure
+from bench.clearing import ClearingOrder
+from bench.loadgen import measure
 from core.limits import RateLimiter
 from engine import Board, Status, winnable_deal
 from protocol.convert import board_to_wire

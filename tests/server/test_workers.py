@@ -9,11 +9,9 @@ import sys
 
 import pytest
 
+from core.backoff import RESTART, Attempts
 from server.cluster.workers import (
-    BACKOFF_FIRST,
-    BACKOFF_MAX,
     BACKOFF_RESET,
-    Backoff,
     exit_status,
     own_worker_id,
     worker_command,
@@ -26,27 +24,26 @@ PG = "postgresql://fg:secret@db.example:5432/fg"
 SHARED = Settings(workers=3, db=PG, redis="redis://cache:6379/0", port=9000)
 
 
-def test_the_backoff_doubles_from_half_a_second_to_ten() -> None:
-    backoff = Backoff()
-    delays = [backoff.delay(uptime=1.0) for _ in range(8)]
-    assert delays == [0.5, 1.0, 2.0, 4.0, 8.0, 10.0, 10.0, 10.0]
-    assert (BACKOFF_FIRST, BACKOFF_MAX, BACKOFF_RESET) == (0.5, 10.0, 60.0)
+def restarts() -> Attempts:
+    """The supervisor's count of a worker's restarts, as ``Supervisor._keep`` makes it."""
+    return Attempts(RESTART, healthy=BACKOFF_RESET)
 
 
-def test_a_minute_of_uptime_starts_the_backoff_over() -> None:
-    backoff = Backoff()
-    for _ in range(5):
-        backoff.delay(uptime=0.2)
-    assert backoff.delay(uptime=59.9) == 10.0
-    assert backoff.delay(uptime=60.0) == 0.5
-    assert backoff.delay(uptime=3.0) == 1.0
-    assert backoff.delay(uptime=3600.0) == 0.5
+def test_the_restart_delay_doubles_from_half_a_second_to_thirty() -> None:
+    backoff = restarts()
+    delays = [backoff.failed(ran=1.0) for _ in range(9)]
+    assert delays == [0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0, 30.0]
+    assert BACKOFF_RESET == 60.0
 
 
-def test_the_backoff_takes_its_numbers() -> None:
-    backoff = Backoff(first=1.0, most=3.0, healthy=5.0)
-    assert [backoff.delay(0.0) for _ in range(4)] == [1.0, 2.0, 3.0, 3.0]
-    assert backoff.delay(5.0) == 1.0
+def test_a_minute_of_uptime_starts_the_restart_delay_over() -> None:
+    backoff = restarts()
+    for _ in range(7):
+        backoff.failed(ran=0.2)
+    assert backoff.failed(ran=59.9) == 30.0
+    assert backoff.failed(ran=60.0) == 0.5
+    assert backoff.failed(ran=3.0) == 1.0
+    assert backoff.failed(ran=3600.0) == 0.5
 
 
 def test_workers_are_named_after_the_host_or_the_given_id() -> None:
