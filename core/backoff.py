@@ -75,7 +75,7 @@ STORE = Backoff(first=0.05, cap=2.0)
 """A store write that failed for a passing reason (a full disk, a lost connection)."""
 REDIS = Backoff(first=0.05, cap=1.0)
 """A Redis command, the bus's publisher and listener, the cluster saying again what it holds."""
-RESTART = Backoff(first=0.5, cap=30.0)
+RESTART = Backoff(first=0.5, cap=10.0)
 """The supervisor starting a worker again (server/cluster/workers.py)."""
 CLIENT = Backoff(first=0.5, cap=15.0, jitter=0.5)
 """A client's reconnect, the terminal client's and the bot's."""

@@ -36,7 +36,7 @@ exits 0 if every worker exited 0.
 
 Restarts: a worker that exits without being asked (killed, crashed, or
 stopped by someone else) is started again under the same name after a
-:data:`core.backoff.RESTART` delay (0.5 s, doubling to 30 s; a run of
+:data:`core.backoff.RESTART` delay (0.5 s, doubling to 10 s; a run of
 :data:`BACKOFF_RESET` seconds starts the series over), with a log line
 naming it and its exit status. This is what makes ``kill -9`` of a worker
 survivable on one machine: the others keep accepting meanwhile, and the
