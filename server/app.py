@@ -110,7 +110,9 @@ class GameServer:
                 clock=clock,
                 metrics=self.metrics,
             )
-        self._delivery = Delivery(self._conns, store, self.peers, self.metrics, self._timers)
+        self._delivery = Delivery(
+            self._conns, store, self.peers, self.metrics, self._timers, refused=self._refused
+        )
         self.identities = Identities(store, settings, clock, self.metrics, self.peers)
 
     # -- life cycle ------------------------------------------------------------
@@ -138,8 +140,10 @@ class GameServer:
     async def restore_races(self, only: Collection[str] | None = None) -> None:
         """Take back every race the last process left live, or those of them in ``only``."""
         began = time.perf_counter()
-        live = await self.store.live_races()
-        chosen = live if only is None else [race for race in live if race[0].game_id in only]
+        # Taken, not only read: each race's epoch grows, fencing out whoever ran it.
+        taken = await self.store.take_races(only)
+        chosen = [live for live, _ in taken]
+        self._delivery.epochs.update((live[0].game_id, epoch) for live, epoch in taken)
         settings, rng = self.settings, secrets.SystemRandom()
         for race, left in restored(
             chosen, self.clock(), settings.idle_timeout, settings.grace, rng
@@ -300,6 +304,12 @@ class GameServer:
         """A race is another worker's now: it leaves here, and its people go to it (1012)."""
         self._delivery.send_away(self.lobby.let_go_of(game_id), "your race moved; connect again")
         self._timers.wake(game_id, None)
+
+    def _refused(self, game_id: str) -> None:
+        """The store kept none of this worker's last writes for ``game_id``: the race
+        leaves, and its people come back to it wherever it now runs."""
+        self.let_go_of(game_id)
+        self.peers.refused(game_id)
 
     def deliver(self, outputs: list[Output], sender: str, request_id: RequestId | None) -> None:
         """Carry out the cores' outputs (server/delivery.py)."""

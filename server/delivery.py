@@ -29,7 +29,7 @@ from protocol.close_codes import CloseCode
 from .conn import with_id
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Iterable
+    from collections.abc import Awaitable, Callable, Iterable
 
     from core.events import Output
     from core.race_log import RaceRecord
@@ -57,15 +57,23 @@ class Delivery:
         peers: Peers,
         metrics: Metrics,
         timers: RaceTimers,
+        *,
+        refused: Callable[[str], None],
     ) -> None:
+        """``refused`` is told of each race the store would not write for: the frames it
+        holds back for that race are dropped first, since they announce nothing recorded."""
         self._conns, self._store, self._peers = conns, store, peers
-        self._metrics, self._timers = metrics, timers
-        self.writes: set[asyncio.Future[None]] = set()
+        self._metrics, self._timers, self._refused = metrics, timers, refused
+        self.writes: set[asyncio.Future[Any]] = set()
         """Store writes not yet done (shutdown waits for them)."""
+        self._gates: dict[asyncio.Future[Any], asyncio.Future[None]] = {}
+        """For each store write under way, the barrier its frames wait on (see :meth:`persist`)."""
+        self.epochs: dict[str, int] = {}
+        """The epoch under which this worker owns each of its live races (the store's)."""
 
     def deliver(self, outputs: list[Output], sender: str, request_id: RequestId | None) -> None:
         """Carry out the cores' outputs in order; the sender's first frame carries the id."""
-        barrier: asyncio.Future[None] | None = None
+        barrier: asyncio.Future[Any] | None = None
         conns = self._conns
         for out in outputs:
             if isinstance(out, SendPlayed):
@@ -100,17 +108,25 @@ class Delivery:
                 conn.discard()
                 conn.close(CloseCode.SERVICE_RESTART, reason)
 
-    def persist(self, write: Awaitable[None]) -> asyncio.Future[None]:
-        """Keep track of a store write (its failure is logged); the future to wait on."""
+    def persist(self, write: Awaitable[Any]) -> asyncio.Future[None]:
+        """Keep track of a store write; the barrier the frames announcing it wait on.
+
+        The barrier is not the write's own future but a gate opened once the
+        write is done *and* its refusals are dealt with: the frames of a race
+        the store refused are dropped before the gate opens, and a write that
+        failed fails the gate, whose frames are then never written.
+        """
         # The store's calls give futures; ensure_future's checks cost a play a microsecond.
         future = write if isinstance(write, asyncio.Future) else asyncio.ensure_future(write)
-        if future not in self.writes:  # the store shares one future per batch
+        gate = self._gates.get(future)
+        if gate is None:  # the store shares one future per batch
+            gate = self._gates[future] = future.get_loop().create_future()
             self.writes.add(future)
             future.add_done_callback(self._written)
             self._metrics.store_timed(future)
-        return future
+        return gate
 
-    def _carry_out(self, out: Output) -> asyncio.Future[None] | None:
+    def _carry_out(self, out: Output) -> asyncio.Future[Any] | None:
         """An output that sends nothing; the write that frames after it wait for, if any."""
         if isinstance(out, Wake):
             self._timers.wake(out.game_id, out.at)
@@ -119,15 +135,17 @@ class Delivery:
         # the frames that announce them.
         shared = self._peers.mirror(out)
         if isinstance(out, Journaled):
-            return self.persist(self._store.journal(out.game_id, out.entry))
+            epoch = self.epochs.get(out.game_id, 1)
+            return self.persist(self._store.journal(out.game_id, out.entry, epoch))
         if isinstance(out, RaceStarted):
+            self.epochs[out.start.game_id] = 1  # a race begins at the first epoch
             stored = self.persist(self._store.begin_race(out.start, time.time()))
             return stored if shared is None else _both(stored, shared)
         if isinstance(out, RaceEnded):
             return self._record(out.record)
         return shared  # Queued, RoomListed: only other workers need them
 
-    def _record(self, record: RaceRecord) -> asyncio.Future[None]:
+    def _record(self, record: RaceRecord) -> asyncio.Future[Any]:
         ended = time.time()
         started = ended - (record.ended - record.started)
         log.info(
@@ -137,22 +155,50 @@ class Delivery:
             record.reason,
             "-".join(map(str, record.counts)),
         )
-        return self.persist(self._store.record_race(record, started, ended))
+        epoch = self.epochs.pop(record.game_id, 1)
+        return self.persist(self._store.record_race(record, started, ended, epoch))
 
-    def _written(self, future: asyncio.Future[None]) -> None:
+    def _written(self, future: asyncio.Future[Any]) -> None:
+        """A write is done: the races it refused leave this worker with their frames,
+        then its gate opens (or fails, with the write)."""
         self.writes.discard(future)
-        if not future.cancelled() and future.exception() is not None:
-            log.error("store write failed", exc_info=future.exception())
+        gate = self._gates.pop(future)
+        if future.cancelled():
+            gate.cancel()
+            return
+        if (error := future.exception()) is not None:
+            log.error("store write failed", exc_info=error)
+            gate.set_exception(error)
+            gate.add_done_callback(_retrieved)
+            return
+        for game_id in future.result() or ():
+            log.warning("race %s: the store kept none of this worker's last writes", game_id)
+            self.epochs.pop(game_id, None)
+            self._refused(game_id)
+        gate.set_result(None)
 
 
-def _both(first: asyncio.Future[None], second: asyncio.Future[Any]) -> asyncio.Future[None]:
-    """A barrier done once both are done, however each ends (their owners log failures)."""
-    both: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+def _both(first: asyncio.Future[Any], second: asyncio.Future[Any]) -> asyncio.Future[Any]:
+    """A barrier done once both are done, as the first ends: the store's write decides
+    (the second, announcing to other workers, is bounded by its owner and may fail)."""
+    both: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
     def check(_: object) -> None:
-        if first.done() and second.done() and not both.done():
-            both.set_result(None)
+        if not (first.done() and second.done()) or both.done():
+            return
+        if first.cancelled():
+            both.cancel()
+        elif (error := first.exception()) is not None:
+            both.set_exception(error)
+        else:
+            both.set_result(first.result())
 
     first.add_done_callback(check)
     second.add_done_callback(check)
     return both
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    """Mark a failed barrier's error as seen: it was logged, and no frame may need it."""
+    if not future.cancelled():
+        future.exception()

@@ -19,10 +19,10 @@ do), let a player go, restore races.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    import asyncio
     from collections.abc import Collection
 
     from core.events import Output
@@ -123,11 +123,20 @@ class Peers(Protocol):
     def connections_elsewhere(self, address: str) -> int:
         """Open connections from ``address`` on the other workers, as last heard."""
 
+    def refused(self, game_id: str) -> None:
+        """The store refused this worker's writes for ``game_id``, which has left it:
+        take it back from the store, unless another worker runs it now."""
+
 
 class Alone:
     """The :class:`Peers` of one process on its own: there are none."""
 
+    def __init__(self) -> None:
+        self._glue: Glue | None = None
+        self._restoring: set[asyncio.Task[None]] = set()
+
     async def start(self, glue: Glue) -> None:
+        self._glue = glue
         await glue.restore_races()
 
     async def close(self) -> None:
@@ -162,3 +171,10 @@ class Alone:
 
     def connections_elsewhere(self, address: str) -> int:
         return 0
+
+    def refused(self, game_id: str) -> None:
+        # Nobody else runs it: take it back as the store has it (its epoch grows).
+        assert self._glue is not None
+        task = asyncio.ensure_future(self._glue.restore_races({game_id}))
+        self._restoring.add(task)
+        task.add_done_callback(self._restoring.discard)

@@ -184,3 +184,21 @@ class PostgresBackend:
 
     async def mend_writes(self, store: HookedStore) -> None:
         await store.execute_for_tests("SET default_transaction_read_only = off")
+
+
+def recorded(store: Any, race: Any, started_wall: float, ended_wall: float) -> Any:
+    """``store.record_race`` for a race begun in the same batch, as every race the server
+    records was: the store writes a record only for a live race under its epoch."""
+    from core.race_log import RaceStart
+
+    start = RaceStart(
+        game_id=race.game_id,
+        rules_json=race.rules_json,
+        dealing=race.dealing,
+        seeds=race.seeds,
+        player_ids=race.player_ids,
+        names=("", ""),
+        ratings=race.ratings,
+    )
+    store.begin_race(start, started_wall)
+    return store.record_race(race, started_wall, ended_wall)

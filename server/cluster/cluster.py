@@ -234,6 +234,16 @@ class Cluster:
     def connections_elsewhere(self, address: str) -> int:
         return self.elsewhere.get(address, 0)
 
+    def refused(self, game_id: str) -> None:
+        self.tasks.spawn(self._take_back(game_id))
+
+    async def _take_back(self, game_id: str) -> None:
+        """A race the store refused this worker's writes for: back here from the store,
+        unless Redis names another owner (who fenced this worker out)."""
+        owner = await self.shared.owner(game_id)
+        if owner in (None, self.worker):
+            await self.glue.restore_races({game_id})
+
     # -- what the failover asks ----------------------------------------------------
 
     def listing(self) -> Listing:

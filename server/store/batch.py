@@ -9,7 +9,7 @@ future they share (server/store/machine.py, "Batching").
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from core.race_log import Entry, RaceRecord, RaceStart
 
@@ -17,7 +17,7 @@ from .rows import race_ids
 
 if TYPE_CHECKING:
     import asyncio
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Mapping
 
 __all__ = ["Batch", "FinishedRace", "Writes"]
 
@@ -29,20 +29,56 @@ FinishedRace: TypeAlias = tuple[RaceRecord, float, float]
 
 @dataclass(slots=True)
 class Writes:
-    """What one transaction writes, in this order: race starts, journal entries, finished races."""
+    """What one transaction writes, in this order: race starts, journal entries, finished races.
+
+    ``epochs`` is the writer's epoch of each race whose entries or record are
+    here: its ownership of the race, which the store accepts only if it is the
+    race's current epoch (server/store/machine.py, "Fencing").
+    """
 
     starts: list[tuple[RaceStart, float]] = field(default_factory=list)
     entries: list[tuple[str, Entry]] = field(default_factory=list)
     races: list[FinishedRace] = field(default_factory=list)
+    epochs: dict[str, int] = field(default_factory=dict)
 
     def one_by_one(self) -> Iterator[Writes]:
         """Each item on its own, in the order they are written."""
+        epochs = self.epochs
         for start in self.starts:
             yield Writes(starts=[start])
-        for entry in self.entries:
-            yield Writes(entries=[entry])
+        for game_id, entry in self.entries:
+            yield Writes(entries=[(game_id, entry)], epochs={game_id: epochs[game_id]})
         for race in self.races:
-            yield Writes(races=[race])
+            game_id = race[0].game_id
+            yield Writes(races=[race], epochs={game_id: epochs[game_id]})
+
+    def checked(self) -> list[str]:
+        """The races whose current epoch the store must check: those with entries or a record."""
+        return list(self.epochs)
+
+    def kept(self, current: Mapping[str, int]) -> tuple[Writes, frozenset[str]]:
+        """What may be written given each race's ``current`` epoch, and the races refused.
+
+        A race is refused when it is not live (another worker finished it) or
+        when its epoch is not the writer's (another worker took it since):
+        none of its entries nor its record is written.
+        """
+        epochs = self.epochs
+        refused = frozenset(g for g, epoch in epochs.items() if current.get(g) != epoch)
+        if not refused:
+            return self, refused
+        kept = Writes(
+            starts=self.starts,
+            entries=[(g, entry) for g, entry in self.entries if g not in refused],
+            races=[race for race in self.races if race[0].game_id not in refused],
+            epochs={g: epoch for g, epoch in epochs.items() if g not in refused},
+        )
+        return kept, refused
+
+    def race_ids(self) -> set[str]:
+        """Every race this writes for."""
+        ids = {start.game_id for start, _ in self.starts}
+        return ids | {g for g, _ in self.entries} | {r[0].game_id for r in self.races}
 
     def __str__(self) -> str:
         # What a log line says: every race concerned, by its game id.
@@ -71,7 +107,7 @@ class Batch:
 
     __slots__ = ("_taken", "writes", "written")
 
-    def __init__(self, written: asyncio.Future[None]) -> None:
+    def __init__(self, written: asyncio.Future[frozenset[str]]) -> None:
         self._taken = False
         self.writes = Writes()
         self.written = written
@@ -81,6 +117,14 @@ class Batch:
         if self._taken:
             return False
         items.append(item)
+        return True
+
+    def add_owned(self, kind: str, item: Any, game_id: str, epoch: int) -> bool:
+        """:meth:`add` to ``entries`` or ``races`` (``kind``) an item of race ``game_id``,
+        written under ``epoch``."""
+        if not self.add(getattr(self.writes, kind), item):
+            return False
+        self.writes.epochs[game_id] = epoch
         return True
 
     def take(self) -> Writes:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 if TYPE_CHECKING:
     import asyncio
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Collection, Sequence
 
     from core.glicko2 import Glicko
     from core.identity import Identity
@@ -57,28 +57,44 @@ class Store(Protocol):
         failure :class:`StoreUnavailable`.
         """
 
-    def begin_race(self, start: RaceStart, started_wall: float) -> asyncio.Future[None]:
-        """Keep a live race's start (batched, as :meth:`journal`); a known race is a no-op."""
+    def begin_race(self, start: RaceStart, started_wall: float) -> asyncio.Future[frozenset[str]]:
+        """Keep a live race's start, at epoch 1 (batched, as :meth:`journal`); a known
+        race is a no-op."""
 
-    def journal(self, game_id: str, entry: Entry) -> asyncio.Future[None]:
-        """Keep one accepted event of a live race (batched).
+    def journal(self, game_id: str, entry: Entry, epoch: int = 1) -> asyncio.Future[frozenset[str]]:
+        """Keep one accepted event of a live race, owned at ``epoch`` (batched).
 
-        The future is the batch's, shared: done once the batch is committed (a
-        refused item logged and dropped); failed with :class:`StoreUnavailable`
-        if the store gave up on closing, or :class:`StoreError` if closed.
-        Cancelling it stops no write, but cancels it for all: shield it.
+        The future is the batch's, shared: done once the batch is committed,
+        with the races of which something was not written: those whose
+        current epoch is not the writer's (another worker took them: fenced),
+        and those of an item the store refused (logged and dropped). Failed
+        with :class:`StoreUnavailable` if the store gave up on closing, or
+        :class:`StoreError` if closed. Cancelling it stops no write, but
+        cancels it for all: shield it.
         """
 
     def record_race(
-        self, record: RaceRecord, started_wall: float, ended_wall: float
-    ) -> asyncio.Future[None]:
-        """Keep a finished race and both players' stats, and drop its journal (batched).
+        self, record: RaceRecord, started_wall: float, ended_wall: float, epoch: int = 1
+    ) -> asyncio.Future[frozenset[str]]:
+        """Keep a finished race and both players' stats, and drop its journal (batched),
+        under ``epoch`` as :meth:`journal`.
 
         A known race is a no-op; an ``aborted`` race counts for nobody.
         """
 
     async def suspend(self, elapsed: dict[str, float]) -> None:
         """Keep live races' elapsed seconds, on shutdown; never retried; other ids are skipped."""
+
+    def take_races(
+        self, only: Collection[str] | None = None
+    ) -> asyncio.Future[list[tuple[LiveRace, int]]]:
+        """Take every live race, or those in ``only``, to run them here: each one's epoch
+        grows by one, and each is read (as :meth:`live_races`) in the same transaction.
+
+        From then on a write under an older epoch is refused: whoever ran the
+        race before is fenced out, however long it was paused. Queued when
+        called, as :meth:`journal` is: the writes made before it are read by it.
+        """
 
     async def live_races(self) -> list[LiveRace]:
         """Every live race, oldest first: its start, its entries by ``seq``, its elapsed seconds.
@@ -152,10 +168,14 @@ class StoreBackend(Protocol):
     async def add_player(self, identity: Identity) -> None:
         """Insert a new player; a taken id, name or token is :class:`StoreRefused`."""
 
-    async def write(self, writes: Writes) -> None:
-        """Write everything in one transaction, or nothing; a known start or race is skipped."""
+    async def write(self, writes: Writes) -> frozenset[str]:
+        """Write everything in one transaction, or nothing; a known start or race is skipped.
 
-    def write_now(self, writes: Writes) -> None:
+        Entries and records are written only under their race's current epoch,
+        checked in the same transaction: the races refused are returned.
+        """
+
+    def write_now(self, writes: Writes) -> frozenset[str]:
         """:meth:`write`, here on the loop, failing at once where it would wait."""
 
     async def checkpoint(self) -> None:
@@ -163,6 +183,10 @@ class StoreBackend(Protocol):
 
     async def live_races(self) -> list[LiveRace]:
         """Every live race, as of one moment (:meth:`Store.live_races`)."""
+
+    async def take_races(self, only: Sequence[str] | None) -> list[tuple[LiveRace, int]]:
+        """Take live races (all, or those in ``only``): each one's epoch grows by one, and
+        each is read as of that moment, in one transaction (:meth:`Store.take_races`)."""
 
     async def execute(self, sql: str) -> list[Row]:
         """One statement outside any transaction of the store's; its rows (tests)."""

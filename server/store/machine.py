@@ -77,7 +77,7 @@ from .faults import Patience, StoreError, StoreRefused, StoreUnavailable
 from .rows import SUSPEND, TOUCH
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, Sequence
+    from collections.abc import Awaitable, Callable, Collection, Sequence
 
     from core.glicko2 import Glicko
     from core.identity import Identity
@@ -91,6 +91,9 @@ if TYPE_CHECKING:
 __all__ = ["StoreMachine"]
 
 T = TypeVar("T")
+
+Written: TypeAlias = "asyncio.Future[frozenset[str]]"
+"""A batch's shared future: done once it is committed, with the races refused (fenced)."""
 
 _Job: TypeAlias = "Callable[[], Awaitable[None]]"
 
@@ -136,20 +139,22 @@ class StoreMachine:
     async def add_player(self, identity: Identity) -> None:
         await self._submit(lambda: self._write(lambda backend: backend.add_player(identity)))
 
-    def begin_race(self, start: RaceStart, started_wall: float) -> asyncio.Future[None]:
+    def begin_race(self, start: RaceStart, started_wall: float) -> Written:
         return self._join(lambda batch: batch.add(batch.writes.starts, (start, started_wall)))
 
-    def journal(self, game_id: str, entry: Entry) -> asyncio.Future[None]:
+    def journal(self, game_id: str, entry: Entry, epoch: int = 1) -> Written:
         batch = self._batch  # what nearly every play finds: the batch of this pass, open
         if batch is not None and batch.add(batch.writes.entries, (game_id, entry)):
+            batch.writes.epochs[game_id] = epoch
             return batch.written
-        return self._join(lambda batch: batch.add(batch.writes.entries, (game_id, entry)))
+        entries, item = "entries", (game_id, entry)
+        return self._join(lambda batch: batch.add_owned(entries, item, game_id, epoch))
 
     def record_race(
-        self, record: RaceRecord, started_wall: float, ended_wall: float
-    ) -> asyncio.Future[None]:
+        self, record: RaceRecord, started_wall: float, ended_wall: float, epoch: int = 1
+    ) -> Written:
         race = (record, started_wall, ended_wall)
-        return self._join(lambda batch: batch.add(batch.writes.races, race))
+        return self._join(lambda batch: batch.add_owned("races", race, record.game_id, epoch))
 
     async def suspend(self, elapsed: dict[str, float]) -> None:
         # Made now: the caller may change theirs before the worker reads it.
@@ -165,6 +170,13 @@ class StoreMachine:
 
     async def live_races(self) -> list[LiveRace]:
         return await self._run(lambda backend: backend.live_races())
+
+    def take_races(
+        self, only: Collection[str] | None = None
+    ) -> asyncio.Future[list[tuple[LiveRace, int]]]:
+        # Queued now, not at the first await: a write made after this call is after it.
+        chosen = None if only is None else sorted(only)
+        return asyncio.shield(self._start(lambda: self._write(lambda b: b.take_races(chosen))))
 
     async def player_stats(self, player_id: str) -> PlayerStats | None:
         return await self._read(reads.PLAYER_STATS, (player_id,), reads.first(reads.player_stats))
@@ -216,14 +228,14 @@ class StoreMachine:
 
     # -- on the loop -----------------------------------------------------------
 
-    def _join(self, add: Callable[[Batch], bool]) -> asyncio.Future[None]:
+    def _join(self, add: Callable[[Batch], bool]) -> Written:
         """Add to the batch queued last, or to a new one; the batch's shared future."""
         batch = self._batch
         if batch is not None and add(batch):
             return batch.written
         loop = asyncio.get_running_loop()
         if self._closing is not None:  # a failure comes through the future, as any other
-            failed: asyncio.Future[None] = loop.create_future()
+            failed: Written = loop.create_future()
             failed.set_exception(StoreError("the store is closed"))
             return failed
         batch = Batch(loop.create_future())
@@ -248,14 +260,14 @@ class StoreMachine:
         writes = batch.take()
         try:
             self._ready()
-            self._backend.write_now(writes)
+            refused = self._backend.write_now(writes)
         except StoreUnavailable:
             self._failing = True
             return False
         except Exception:  # the worker waits, retries, or writes it item by item, and logs
             return False
         self._failing = False
-        _resolve(batch.written, None)
+        _resolve(batch.written, refused)
         self._inline_batches += 1
         if self._inline_batches % _CHECKPOINT_EVERY == 0:
             checkpoint = self._queued(lambda: self._call(lambda backend: backend.checkpoint()))
@@ -314,18 +326,20 @@ class StoreMachine:
     async def _write_batch(self, batch: Batch) -> None:
         writes = batch.take()
         try:
-            await retry.write_each(writes, self._attempt, self._patience, self._run_test_calls)
+            refused = await retry.write_each(
+                writes, self._attempt, self._patience, self._run_test_calls
+            )
         except StoreUnavailable as exc:  # given up on closing; write_each logged what is lost
             _fail(batch.written, exc)
         except Exception as exc:  # a bug here: still settle, or its frames wait for ever
             log.exception("store: could not write %s", writes)
             _fail(batch.written, exc)
         else:
-            _resolve(batch.written, None)
+            _resolve(batch.written, refused)
 
-    async def _attempt(self, writes: Writes) -> None:
+    async def _attempt(self, writes: Writes) -> frozenset[str]:
         """One attempt at writing ``writes`` in one transaction (:mod:`server.store.retry`)."""
-        await self._write(lambda backend: backend.write(writes))
+        return await self._write(lambda backend: backend.write(writes))
 
     async def _write(self, call: Callable[[StoreBackend], Awaitable[T]]) -> T:
         """A call that writes: it tells :attr:`failing` how the store is doing."""

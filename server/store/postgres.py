@@ -169,12 +169,17 @@ class PgDatabase:
                 raise StoreRefused(f"the name, id or token of {identity.player_id} is taken")
             await conn.execute(for_postgres(rows.INSERT_PLAYER), rows.player_row(identity))
 
-    async def write(self, writes: Writes) -> None:
+    async def write(self, writes: Writes) -> frozenset[str]:
         async with self._connected() as conn, conn.transaction(), conn.cursor() as cursor:
             if writes.starts:
                 await cursor.executemany(
                     _INSERT_START, [rows.start_row(start, wall) for start, wall in writes.starts]
                 )
+            refused: frozenset[str] = frozenset()
+            if checked := writes.checked():
+                # FOR SHARE: a worker taking one of these races waits for this commit.
+                current = await cursor.execute(_EPOCHS, (checked,))
+                writes, refused = writes.kept(dict(await current.fetchall()))
             if writes.entries:  # a row per entry: the round trip, not the row, is what costs
                 await cursor.executemany(
                     _INSERT_ENTRY, [(game_id, *entry) for game_id, entry in writes.entries]
@@ -186,8 +191,9 @@ class PgDatabase:
                         await cursor.execute(for_postgres(sql), arguments)
                 await cursor.execute(b"DELETE FROM journal WHERE race_id = %s", (record.game_id,))
                 await cursor.execute(for_postgres(rows.END_LIVE_RACE), (record.game_id,))
+        return refused
 
-    def write_now(self, writes: Writes) -> None:
+    def write_now(self, writes: Writes) -> frozenset[str]:
         raise StoreError("PostgreSQL is written on the worker only")  # inline is False
 
     async def checkpoint(self) -> None:
@@ -197,14 +203,19 @@ class PgDatabase:
         async with self._connected() as conn, conn.transaction():
             # One snapshot: the races and their entries as of one moment.
             await conn.execute(b"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            races = await (await conn.execute(for_postgres(rows.LIVE_RACES))).fetchall()
-            entries = await conn.execute(
-                b"SELECT race_id, seq, seat, what, at FROM journal ORDER BY race_id, seq"
-            )
-            journals: dict[object, list[Entry]] = {}
-            for race_id, seq, seat, what, at in await entries.fetchall():
-                journals.setdefault(race_id, []).append(Entry(seq, seat, what, at))
-        return [rows.live_race(row, journals.get(row[0], [])) for row in races]
+            return await _live_races(conn)
+
+    async def take_races(self, only: Sequence[str] | None) -> list[tuple[LiveRace, int]]:
+        async with self._connected() as conn, conn.transaction():
+            # The update locks each row taken: a write under the old epoch that
+            # holds it commits first, and is read below; any later one is refused.
+            if only is None:
+                taken = await conn.execute(for_postgres(rows.TAKE_ALL))
+            else:
+                taken = await conn.execute(_TAKE, (list(only),))
+            epochs: dict[str, int] = dict(await taken.fetchall())
+            races = [race for race in await _live_races(conn) if race[0].game_id in epochs]
+        return [(race, epochs[race[0].game_id]) for race in races]
 
     async def execute(self, sql: str) -> list[Row]:
         async with self._connected() as conn:
@@ -236,3 +247,19 @@ class PgDatabase:
         if "connect_timeout" not in psycopg.conninfo.conninfo_to_dict(self._url):
             params["connect_timeout"] = _CONNECT_TIMEOUT
         return await psycopg.AsyncConnection.connect(self._url, autocommit=True, **params)
+
+
+async def _live_races(conn: psycopg.AsyncConnection[TupleRow]) -> list[LiveRace]:
+    """Every live race and its journal, read in the transaction under way."""
+    races = await (await conn.execute(for_postgres(rows.LIVE_RACES))).fetchall()
+    entries = await conn.execute(
+        b"SELECT race_id, seq, seat, what, at FROM journal ORDER BY race_id, seq"
+    )
+    journals: dict[object, list[Entry]] = {}
+    for race_id, seq, seat, what, at in await entries.fetchall():
+        journals.setdefault(race_id, []).append(Entry(seq, seat, what, at))
+    return [rows.live_race(row, journals.get(row[0], [])) for row in races]
+
+
+_EPOCHS = b"SELECT id, epoch FROM live_races WHERE id = ANY(%s) FOR SHARE"
+_TAKE = b"UPDATE live_races SET epoch = epoch + 1 WHERE id = ANY(%s) RETURNING id, epoch"

@@ -122,6 +122,9 @@ MIGRATIONS: tuple[tuple[bytes, ...], ...] = (
         b"CREATE INDEX races_by_player1 ON races (player1, ended)",
         b"CREATE INDEX players_by_rating ON players (rating)",
     ),
+    # 3 -> 4: a live race's epoch, its current ownership (server/store/machine.py,
+    # "Fencing"): the store writes a race's entries only under its current epoch.
+    (b"ALTER TABLE live_races ADD COLUMN epoch integer NOT NULL DEFAULT 1",),
 )
 """``MIGRATIONS[n]`` takes a database from ``schema_version`` n to n + 1."""
 

@@ -37,21 +37,23 @@ log = logging.getLogger("flowergarden.server")
 
 async def write_each(
     writes: Writes,
-    attempt: Callable[[Writes], Awaitable[None]],
+    attempt: Callable[[Writes], Awaitable[frozenset[str]]],
     patience: Patience,
     between: Callable[[], Awaitable[None]],
-) -> None:
+) -> frozenset[str]:
     """Write ``writes`` at once, or else item by item; raise only on giving up.
 
     ``attempt`` writes in one transaction; ``between`` runs between two
     attempts at a failing write. On giving up (:class:`StoreUnavailable`)
-    every item not written is logged before the error is raised.
+    every item not written is logged before the error is raised. Returns the
+    races of which something was not written: refused under an old epoch
+    (fenced), or lost; none of their frames may go out.
     """
-    items = deque([writes])
+    items, refused = deque([writes]), set[str]()
     while items:
         item = items.popleft()
         try:
-            await _write_until_done(item, attempt, patience, between)
+            refused |= await _write_until_done(item, attempt, patience, between)
         except StoreUnavailable:
             log.error("store: gave up; not written: %s", "; ".join(map(str, [item, *items])))
             raise
@@ -62,21 +64,24 @@ async def write_each(
                 items.extendleft(reversed(alone))
             elif isinstance(exc, StoreError):
                 log.error("store: lost %s, refused: %s", item, exc)
+                refused |= item.race_ids()
             else:  # a bug: the traceback says why
                 log.error("store: lost %s", item, exc_info=exc)
+                refused |= item.race_ids()
+    return frozenset(refused)
 
 
 async def _write_until_done(
     writes: Writes,
-    attempt: Callable[[Writes], Awaitable[None]],
+    attempt: Callable[[Writes], Awaitable[frozenset[str]]],
     patience: Patience,
     between: Callable[[], Awaitable[None]],
-) -> None:
+) -> frozenset[str]:
     """Write in one transaction, retrying transient failures until ``patience`` ends it."""
     attempts = Attempts(STORE)
     while True:
         try:
-            await attempt(writes)
+            refused = await attempt(writes)
         except StoreUnavailable as exc:
             delay = attempts.failed()
             if attempts.failures == 1:
@@ -87,4 +92,6 @@ async def _write_until_done(
             continue
         if attempts.failures:
             log.warning("store: wrote %s after %d failed attempts", writes, attempts.failures)
-        return
+        if refused:
+            log.warning("store: fenced, written by another worker now: %s", ", ".join(refused))
+        return refused

@@ -33,14 +33,18 @@ if TYPE_CHECKING:
 __all__ = [
     "ABORTED",
     "END_LIVE_RACE",
+    "EPOCHS",
     "INSERT_PLAYER",
     "INSERT_RACE",
     "LIVE_RACES",
     "SUSPEND",
+    "TAKE",
+    "TAKE_ALL",
     "TOUCH",
     "LiveRace",
     "Statement",
     "counted",
+    "in_list",
     "last_cards",
     "live_race",
     "player_row",
@@ -59,6 +63,11 @@ INSERT_PLAYER = (
 TOUCH = "UPDATE players SET last_seen = ? WHERE id = ?"
 SUSPEND = "UPDATE live_races SET elapsed = ? WHERE id = ?"
 END_LIVE_RACE = "DELETE FROM live_races WHERE id = ?"
+EPOCHS = "SELECT id, epoch FROM live_races WHERE id IN ({})"
+"""The current epoch of each live race named (``{}``: a ``?`` each): :func:`in_list`."""
+TAKE_ALL = "UPDATE live_races SET epoch = epoch + 1 RETURNING id, epoch"
+TAKE = "UPDATE live_races SET epoch = epoch + 1 WHERE id IN ({}) RETURNING id, epoch"
+"""Taking races (all, or those named): each one's next epoch, drawn atomically."""
 """A finished race is its record: its live row, and so its journal, is done with."""
 
 LIVE_RACES = (
@@ -208,6 +217,11 @@ def counted(record: RaceRecord, ended_wall: float) -> list[Statement]:
     if clear is not None:
         statements.append((_UPDATE_BEST_CLEAR, clear))
     return statements
+
+
+def in_list(sql: str, count: int) -> str:
+    """``sql`` with its ``{}`` made a list of ``count`` placeholders."""
+    return sql.format(", ".join("?" * count))
 
 
 def race_ids(game_ids: Iterable[object]) -> str:

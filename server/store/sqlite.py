@@ -154,17 +154,22 @@ class Database:
     def add_player(self, identity: Identity) -> None:
         self.change(rows.INSERT_PLAYER, [rows.player_row(identity)])
 
-    def write_now(self, writes: Writes) -> None:
+    def write_now(self, writes: Writes) -> frozenset[str]:
         """:meth:`write`, but fail at once (SQLITE_BUSY) rather than wait for another
         process's lock: the store calls this on the event loop (server/store/machine.py)."""
         self._conn.execute("PRAGMA busy_timeout=0")
         try:
-            self.write(writes)
+            return self.write(writes)
         finally:
             self._conn.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
 
-    def write(self, writes: Writes) -> None:
-        """Write everything in one transaction, or nothing; a known start or race is skipped."""
+    def write(self, writes: Writes) -> frozenset[str]:
+        """Write everything in one transaction, or nothing; a known start or race is skipped.
+
+        Entries and records go in only under their race's current epoch, read
+        in the same transaction (which holds the write lock): the races
+        refused are returned.
+        """
         with self._transaction() as conn:
             if writes.starts:
                 # A race's entries will have ids past the last one ever given.
@@ -172,6 +177,10 @@ class Database:
                 conn.executemany(
                     _INSERT_START, [(*rows.start_row(s, wall), first) for s, wall in writes.starts]
                 )
+            refused: frozenset[str] = frozenset()
+            if checked := writes.checked():
+                current = conn.execute(rows.in_list(rows.EPOCHS, len(checked)), checked)
+                writes, refused = writes.kept(dict(current.fetchall()))
             if writes.entries:  # one row for the batch (server/store/journal_lines.py)
                 conn.execute(
                     "INSERT INTO journal (entries) VALUES (?)", (entries_text(writes.entries),)
@@ -189,18 +198,35 @@ class Database:
                     "DELETE FROM journal WHERE id < coalesce("
                     f"(SELECT min(first_entry) FROM live_races), ({_NEXT_ENTRY}))"
                 )
+        return refused
+
+    def take_races(self, only: Sequence[str] | None) -> list[tuple[LiveRace, int]]:
+        """Take live races, all or those in ``only``: their next epochs, and the races as
+        they stand, in one transaction (the write lock keeps any other writer out)."""
+        with self._transaction() as conn:
+            taken = (
+                conn.execute(rows.TAKE_ALL)
+                if only is None
+                else conn.execute(rows.in_list(rows.TAKE, len(only)), list(only))
+            )
+            epochs: dict[str, int] = dict(taken.fetchall())
+            races = [race for race in self._live_races(conn) if race[0].game_id in epochs]
+        return [(race, epochs[race[0].game_id]) for race in races]
 
     def live_races(self) -> list[LiveRace]:
         """Every live race, oldest first, as far as its rows can be read (rows.live_race)."""
         # One read transaction: the races and their entries as of one moment.
         with self._transaction("DEFERRED") as conn:
-            races = conn.execute(rows.LIVE_RACES).fetchall()
-            # A live race's entries are in rows from its first_entry on; finished
-            # races' entries may still be there too: only live ones count.
-            lines = conn.execute(
-                "SELECT entries FROM journal WHERE id >= "
-                "(SELECT coalesce(min(first_entry), 0) FROM live_races) ORDER BY id"
-            ).fetchall()
+            return self._live_races(conn)
+
+    def _live_races(self, conn: sqlite3.Connection) -> list[LiveRace]:
+        races = conn.execute(rows.LIVE_RACES).fetchall()
+        # A live race's entries are in rows from its first_entry on; finished
+        # races' entries may still be there too: only live ones count.
+        lines = conn.execute(
+            "SELECT entries FROM journal WHERE id >= "
+            "(SELECT coalesce(min(first_entry), 0) FROM live_races) ORDER BY id"
+        ).fetchall()
         journals: dict[object, list[Entry]] = {row[0]: [] for row in races}
         for (text,) in lines:
             for race_id, entry in read_entries(text):

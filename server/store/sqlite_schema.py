@@ -176,6 +176,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "DROP TABLE journal",
         "ALTER TABLE journal_batches RENAME TO journal",
     ),
+    # 7 -> 8: a live race's epoch, its current ownership (server/store/machine.py,
+    # "Fencing"): the store writes a race's entries only under its current epoch.
+    ("ALTER TABLE live_races ADD COLUMN epoch INTEGER NOT NULL DEFAULT 1",),
 )
 """``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""
 

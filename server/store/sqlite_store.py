@@ -107,12 +107,12 @@ class SqliteOnThread:
     async def add_player(self, identity: Identity) -> None:
         await self._on_thread(self._open_db().add_player, identity)
 
-    async def write(self, writes: Writes) -> None:
-        await self._on_thread(self._open_db().write, writes)
+    async def write(self, writes: Writes) -> frozenset[str]:
+        return await self._on_thread(self._open_db().write, writes)
 
-    def write_now(self, writes: Writes) -> None:
+    def write_now(self, writes: Writes) -> frozenset[str]:
         try:
-            self._open_db().write_now(writes)
+            return self._open_db().write_now(writes)
         except sqlite3.Error as exc:
             raise classified(exc) from exc
 
@@ -121,6 +121,9 @@ class SqliteOnThread:
 
     async def live_races(self) -> list[LiveRace]:
         return await self._on_thread(self._open_db().live_races)
+
+    async def take_races(self, only: Sequence[str] | None) -> list[tuple[LiveRace, int]]:
+        return await self._on_thread(self._open_db().take_races, only)
 
     async def execute(self, sql: str) -> list[Row]:
         return await self._on_thread(self._open_db().execute, sql)

@@ -18,7 +18,8 @@ connection (its socket buffer is full) frames stay queued.
 A frame may wait on a *barrier*: a future that must be done before the frame
 is written, and everything behind it waits too. The glue uses it to hold
 ``game_over`` back until the race is on disk, without holding back anything
-else on the event loop.
+else on the event loop. A barrier that fails (the write it stands for was
+not made) fails closed: its frame is never written.
 
 Why not a task per connection awaiting ``send``: that costs a drain and a
 system call per frame, and a task per idle connection. Profiled under load,
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 from .frames import text_header
 
@@ -77,7 +79,7 @@ class Held:
 
     __slots__ = ("barrier", "frame")
 
-    def __init__(self, frame: bytes | Wire, barrier: asyncio.Future[None]) -> None:
+    def __init__(self, frame: bytes | Wire, barrier: asyncio.Future[Any]) -> None:
         self.frame, self.barrier = frame, barrier
 
 
@@ -119,7 +121,7 @@ class Outbox:
 
     # The queue.
 
-    def push(self, frame: bytes, barrier: asyncio.Future[None] | None = None) -> None:
+    def push(self, frame: bytes, barrier: asyncio.Future[Any] | None = None) -> None:
         """Queue a text frame (UTF-8 ``frame``), behind ``barrier`` if there is one."""
         if not self.closing:
             self.enqueue(frame if barrier is None else Held(frame, barrier))
@@ -163,10 +165,14 @@ class Outbox:
         for queued in queue:
             item = queued
             if isinstance(item, Held):
-                if not item.barrier.done():
+                barrier = item.barrier
+                if not barrier.done():
                     self._blocked = True
-                    item.barrier.add_done_callback(self._unblock)
+                    barrier.add_done_callback(self._unblock)
                     break
+                if barrier.cancelled() or barrier.exception() is not None:
+                    written += 1  # fails closed: what was not recorded is never announced
+                    continue
                 item = item.frame
             written += 1
             if isinstance(item, bytes):

@@ -28,7 +28,7 @@ from server.store import (
 from server.store.postgres import classified_pg
 from server.store.postgres_schema import SCHEMA_VERSION
 
-from ..store_backends import PostgresBackend
+from ..store_backends import PostgresBackend, recorded
 from .test_journal_store import entries, start_of
 from .test_store import ANN, BOB, make_race, with_players
 
@@ -89,7 +89,7 @@ async def test_open_on_an_empty_database_makes_the_schema_and_records_its_versio
 
 async def test_opening_again_changes_nothing(pg: PostgresBackend) -> None:
     store = await with_players(pg)
-    await store.record_race(make_race("g1"), 2000.0, 2030.0)
+    await recorded(store, make_race("g1"), 2000.0, 2030.0)
     await store.close()
     before = schema(pg)
     for _ in range(2):
@@ -195,7 +195,7 @@ async def test_record_race_drops_its_journal_and_no_other(pg: PostgresBackend) -
     for entry in entries(1, 20):
         store.journal("g1", entry)
         store.journal("g2", entry)
-    await store.record_race(make_race("g1"), 1000.0, 1030.0)
+    await recorded(store, make_race("g1"), 1000.0, 1030.0)
     await store.close()
     assert pg.query("SELECT DISTINCT race_id FROM journal") == [("g2",)]
     assert pg.query("SELECT id FROM live_races") == [("g2",)]

@@ -25,6 +25,8 @@ from core.race_log import MoveRecord, RaceRecord
 from server.store import PlayerStats, SqliteStore, Store, StoreError, StoreRefused
 from server.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
+from ..store_backends import recorded
+
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator
 
@@ -153,7 +155,7 @@ async def test_touch_sets_last_seen(store: Store) -> None:
 
 async def test_record_race_round_trip(store: Store) -> None:
     record = make_race("g1", winner=0)
-    await store.record_race(record, started_wall=1_700_000_000.0, ended_wall=1_700_000_030.5)
+    await recorded(store, record, started_wall=1_700_000_000.0, ended_wall=1_700_000_030.5)
     # started and ended come back as the wall-clock times.
     assert await store.race("g1") == dataclasses.replace(
         record, started=1_700_000_000.0, ended=1_700_000_030.5
@@ -163,7 +165,7 @@ async def test_record_race_round_trip(store: Store) -> None:
 
 
 async def test_record_race_counts_a_win_and_a_draw(store: Store) -> None:
-    await store.record_race(make_race("g1", winner=1), 2000.0, 2030.0)
+    await recorded(store, make_race("g1", winner=1), 2000.0, 2030.0)
     assert await store.player_stats(ANN.player_id) == PlayerStats(
         ANN.player_id, "Ann", 1000.0, 2030.0, games=1, wins=0, losses=1, draws=0
     )
@@ -171,7 +173,7 @@ async def test_record_race_counts_a_win_and_a_draw(store: Store) -> None:
         BOB.player_id, "Bob", 1001.0, 2030.0, games=1, wins=1, losses=0, draws=0
     )
 
-    await store.record_race(make_race("g2", winner=None), 3000.0, 3040.0)
+    await recorded(store, make_race("g2", winner=None), 3000.0, 3040.0)
     assert await store.player_stats(ANN.player_id) == PlayerStats(
         ANN.player_id, "Ann", 1000.0, 3040.0, games=2, wins=0, losses=1, draws=1
     )
@@ -182,9 +184,9 @@ async def test_record_race_counts_a_win_and_a_draw(store: Store) -> None:
 
 async def test_record_race_is_idempotent(store: Store) -> None:
     record = make_race("g1", winner=0)
-    await store.record_race(record, 2000.0, 2030.0)
+    await recorded(store, record, 2000.0, 2030.0)
     before = await store.player_stats(ANN.player_id)
-    await store.record_race(record, 2100.0, 2130.0)
+    await recorded(store, record, 2100.0, 2130.0)
     assert await store.race_count() == 1
     assert await store.player_stats(ANN.player_id) == before
     race = await store.race("g1")
@@ -206,17 +208,20 @@ async def test_record_race_is_idempotent(store: Store) -> None:
 async def test_a_refused_race_writes_nothing(
     store: Store, broken, caplog: pytest.LogCaptureFixture
 ) -> None:
-    # Refused, it is logged by its id, and its future completes all the same
-    # (the frames waiting on it go out): a retry could never write it.
-    await store.record_race(broken(make_race("g1")), 2000.0, 2030.0)
-    assert "lost the record of race g1, refused" in caplog.text
+    # Refused, it is logged by its id, and its future completes all the same,
+    # naming the race among those refused (the glue drops the frames waiting
+    # on it, which announce nothing recorded): a retry could never write it.
+    assert "g1" in await recorded(store, broken(make_race("g1")), 2000.0, 2030.0)
+    assert "lost the record of race g1, refused" in caplog.text or (
+        "lost the start of race g1, refused" in caplog.text  # an unknown player's start
+    )
     assert await store.race_count() == 0
     assert await store.race("g1") is None
     assert await store.player_stats(ANN.player_id) == PlayerStats(
         ANN.player_id, "Ann", 1000.0, 1000.0, games=0, wins=0, losses=0, draws=0
     )
     # The same id can still be written once the record is right.
-    await store.record_race(make_race("g1"), 2000.0, 2030.0)
+    await recorded(store, make_race("g1"), 2000.0, 2030.0)
     assert await store.race_count() == 1
 
 
@@ -228,7 +233,7 @@ async def test_calls_run_in_the_order_they_are_made(backend: AnyBackend) -> None
     ids = [f"g{n:03}" for n in range(60)]
     await asyncio.gather(
         *(
-            store.record_race(make_race(game_id), 2000.0 + n, 2030.0 + n)
+            recorded(store, make_race(game_id), 2000.0 + n, 2030.0 + n)
             for n, game_id in enumerate(ids)
         ),
         *(store.touch(BOB.player_id, 5000.0 + n) for n in range(60)),
@@ -253,14 +258,16 @@ async def test_races_recorded_together_are_kept_or_refused_one_by_one(
     # Every race below is recorded before the worker can write (it waits for
     # the lock, if it has taken the first), so they are written together.
     with backend.write_locked():
-        first = store.record_race(make_race("g-first"), 2000.0, 2030.0)
-        writes = [store.record_race(record, 2100.0, 2130.0) for record in records]
+        first = recorded(store, make_race("g-first"), 2000.0, 2030.0)
+        writes = [recorded(store, record, 2100.0, 2130.0) for record in records]
     await first
     assert len({id(write) for write in writes}) == 1  # one batch, one future
-    await writes[0]  # the refused race is logged, not raised
+    refused = await writes[0]  # the refused race is logged and named, not raised
+    # g05 again finds itself recorded, no longer live: kept once, the second refused.
+    assert refused == {"g17", "g05"}
     assert await store.race_count() == 1 + 28
     assert await store.race("g17") is None
-    assert "lost the record of race g17, refused" in caplog.text
+    assert "lost the start of race g17, refused" in caplog.text  # its player is unknown
     assert "lost the record of race g05" not in caplog.text
     stats = await store.player_stats(BOB.player_id)
     assert stats is not None
@@ -275,10 +282,10 @@ async def test_a_write_that_fails_on_a_bug_still_answers(
     # instead of waiting for ever, which would hold a game_over back for good,
     # and the log has the race and the traceback.
     broken = dataclasses.replace(make_race("g1"), moves=(MoveRecord(1, 0, "AS", None),))
-    await asyncio.wait_for(store.record_race(broken, 2000.0, 2030.0), 5)
+    await asyncio.wait_for(recorded(store, broken, 2000.0, 2030.0), 5)
     (lost,) = (r for r in caplog.records if "lost the record of race g1" in r.message)
     assert lost.exc_info is not None and lost.exc_info[0] is TypeError
-    await store.record_race(make_race("g2"), 2000.0, 2030.0)
+    await recorded(store, make_race("g2"), 2000.0, 2030.0)
     assert await store.race_count() == 1
 
 
@@ -286,7 +293,7 @@ async def test_a_blocked_write_leaves_the_loop_free(backend: AnyBackend) -> None
     store = await with_players(backend)
     # Another connection holds the write lock: the store's worker must wait for it.
     with backend.write_locked():
-        write = store.record_race(make_race("g1"), 2000.0, 2030.0)
+        write = recorded(store, make_race("g1"), 2000.0, 2030.0)
         count = asyncio.create_task(store.race_count())
 
         # Two coroutines take turns on the loop while the write cannot finish.
@@ -315,7 +322,7 @@ async def test_a_blocked_write_leaves_the_loop_free(backend: AnyBackend) -> None
 
 async def test_close_finishes_calls_already_made(backend: AnyBackend) -> None:
     store = await with_players(backend)
-    writes = [store.record_race(make_race(f"g{n}"), 1.0, 2.0) for n in range(5)]
+    writes = [recorded(store, make_race(f"g{n}"), 1.0, 2.0) for n in range(5)]
     writes[0].cancel()  # a caller that gives up does not drop a write already made
     await store.close()
     results = await asyncio.gather(*writes, return_exceptions=True)
@@ -340,7 +347,7 @@ async def test_close_twice_and_use_after_close(backend: AnyBackend) -> None:
         await store.add_player(ANN)
     with pytest.raises(StoreError):
         await store.open()
-    written = store.record_race(make_race("g1"), 1.0, 2.0)  # the future carries the failure
+    written = recorded(store, make_race("g1"), 1.0, 2.0)  # the future carries the failure
     with pytest.raises(StoreError):
         await written
     # Closing a store that was never opened is fine too.
@@ -361,7 +368,7 @@ async def test_moves_are_kept_to_the_millisecond(store: Store) -> None:
     record = dataclasses.replace(
         make_race("g1"), moves=(MoveRecord(1, 0, "AS", 0.0004), MoveRecord(2, 1, "2S", 1.23456))
     )
-    await store.record_race(record, 2000.0, 2030.0)
+    await recorded(store, record, 2000.0, 2030.0)
     race = await store.race("g1")
     assert race is not None
     assert [move.at for move in race.moves] == [0.0, 1.235]
@@ -369,8 +376,8 @@ async def test_moves_are_kept_to_the_millisecond(store: Store) -> None:
 
 async def test_the_moves_view_shows_each_move_as_a_row(backend: AnyBackend) -> None:
     store = await with_players(backend)
-    await store.record_race(make_race("g1", moves=2), 2000.0, 2030.0)
-    await store.record_race(make_race("g2", moves=5), 2000.0, 2030.0)
+    await recorded(store, make_race("g1", moves=2), 2000.0, 2030.0)
+    await recorded(store, make_race("g2", moves=5), 2000.0, 2030.0)
     await store.close()
     rows = backend.query("SELECT seq, seat, card, at FROM moves WHERE race_id = 'g1' ORDER BY seq")
     ((count,),) = backend.query("SELECT count(*) FROM moves")
@@ -440,6 +447,7 @@ import asyncio, itertools, sys
 from core.identity import Identity
 from core.race_log import MoveRecord, RaceRecord
 from server.store.backends import open_store
+from tests.store_backends import recorded
 
 async def main(db, races):
     store = open_store(db)
@@ -452,7 +460,7 @@ async def main(db, races):
         record = RaceRecord(
             f"g{n}", "{}", "mt19937", (n,), players, 0, 1, moves, "win", n % 2, "-", (9, 3)
         )
-        await store.record_race(record, 2000.0 + n, 2030.0 + n)
+        await recorded(store, record, 2000.0 + n, 2030.0 + n)
         print(f"g{n}", flush=True)
     print("done", flush=True)
     await asyncio.Event().wait()  # keep the store open until killed
