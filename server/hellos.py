@@ -75,7 +75,12 @@ class Hellos:
         conn.send(server.identities.welcome(identity, token, hello.id))
         log.debug("%s is %s (%s)", conn.ip, identity.name, "back" if hello.token else "new")
         if isinstance(conn, Conn):  # a socket here, not one another worker gave us
-            home = await server.peers.home_of(identity)
+            try:
+                home = await server.peers.home_of(identity)
+            except Refused as refused:  # their race cannot be found now: come back later
+                server.reception.error(conn, error(refused.code, refused.message, None))
+                server.reception.let_go(conn, CloseCode.SERVICE_RESTART, "try again")
+                return
             if home is not None:  # the player lives on another worker: forward to it
                 server.peers.proxy(conn, identity, home)
                 return

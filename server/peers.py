@@ -94,7 +94,12 @@ class Peers(Protocol):
         """Hand this worker's races over and leave (the glue has suspended them)."""
 
     async def home_of(self, identity: Identity) -> str | None:
-        """Where ``identity``'s hello goes: None for here (claimed now), or another worker."""
+        """Where ``identity``'s hello goes: None for here (claimed now), or another worker.
+
+        Raises :class:`~core.events.Refused` (``unavailable``) when the player has
+        a live race that cannot be found now: the hello must not be served as
+        if it were gone.
+        """
 
     def proxy(self, conn: Conn, identity: Identity, home: str) -> None:
         """From now on ``conn``'s player lives at ``home``: forward what it says."""

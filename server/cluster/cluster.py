@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
-from core.events import Output, Queued, RaceEnded, RaceStarted, RoomListed, Send
+from core.events import Output, Queued, RaceEnded, RaceStarted, Refused, RoomListed, Send
 from protocol import ClientMessage, LobbyRequest, Rules, Seek, encode
 from protocol.close_codes import CloseCode
 
@@ -150,18 +150,45 @@ class Cluster:
     # -- the seam (server/peers.py) ----------------------------------------------
 
     async def home_of(self, identity: Identity) -> str | None:
-        """Where ``identity``'s hello is to go: None for here (claimed now), or a live worker."""
+        """Where ``identity``'s hello is to go: None for here (claimed now), or a live worker.
+
+        A player with a live race always comes to it: when Redis cannot say
+        where it is now, the hello is refused ``unavailable``, never served
+        here as if the race were gone.
+        """
+        try:
+            return await self._home_of(identity.player_id)
+        except (RedisError, OSError) as exc:
+            race = await self.store.live_race_of(identity.player_id)
+            if race is not None and self.lobby.race(race) is None:
+                raise Refused("unavailable", "your race cannot be reached now; try again") from exc
+            return None
+
+    async def _home_of(self, player_id: str) -> str | None:
         shared = self.shared
-        home = await shared.home(identity.player_id)
+        home = await shared.home(player_id)
+        if home is None:  # Redis may have lost it: the store knows the player's live race
+            home = await self._race_home(player_id)
         if home is not None and home != self.worker:
             if time.monotonic() < self.failover.judge_after or await shared.alive({home}):
                 return home
             await self.failover.take_over(home)  # its races, before this player looks for theirs
-            home = await shared.home(identity.player_id)
+            home = await shared.home(player_id)
             if home is not None and home != self.worker and await shared.alive({home}):
                 return home
-        await shared.set_home(identity.player_id, self.worker)
+        await shared.set_home(player_id, self.worker)
         return None
+
+    async def _race_home(self, player_id: str) -> str | None:
+        """The owner of ``player_id``'s live race, which comes here if nobody has it."""
+        race = await self.store.live_race_of(player_id)
+        if race is None or self.lobby.race(race) is not None:
+            return None
+        owner = await self.shared.owner(race)
+        if owner is None and await self.shared.adopt(race):
+            await self.glue.restore_races({race})
+            return None
+        return owner
 
     def proxy(self, conn: Conn, identity: Identity, home: str) -> None:
         self.links.proxy(conn, identity, home)

@@ -115,6 +115,9 @@ class Store(Protocol):
     async def player_stats(self, player_id: str) -> PlayerStats | None:
         """A player's record, or None for an unknown id."""
 
+    async def live_race_of(self, player_id: str) -> str | None:
+        """The id of the live race ``player_id`` sits in, if any."""
+
     async def find_player(self, token_hash: str) -> Identity | None:
         """The player with this token's hash, or None: one another worker made."""
 

@@ -74,18 +74,18 @@ from typing import TYPE_CHECKING, TypeAlias, TypeVar
 from . import reads, retry
 from .batch import Batch
 from .faults import Patience, StoreError, StoreRefused, StoreUnavailable
+from .reading import StoreReads
 from .rows import SUSPEND, TOUCH
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Collection, Sequence
 
-    from core.glicko2 import Glicko
     from core.identity import Identity
     from core.race_log import Entry, RaceRecord, RaceStart
 
     from .batch import Writes
     from .interface import StoreBackend
-    from .reads import PlayerStats, ProfileRow, Ranked, Row, Summary
+    from .reads import Row
     from .rows import LiveRace
 
 __all__ = ["StoreMachine"]
@@ -104,7 +104,7 @@ _CHECKPOINT_EVERY = 200
 writes a few pages, and SQLite's own checkpoints come every 1,000."""
 
 
-class StoreMachine:
+class StoreMachine(StoreReads):
     """A :class:`~server.store.interface.Store` on ``backend``, see the module docstring.
 
     ``give_up_after``: how long a failing batch is still retried once closing.
@@ -177,34 +177,6 @@ class StoreMachine:
         # Queued now, not at the first await: a write made after this call is after it.
         chosen = None if only is None else sorted(only)
         return asyncio.shield(self._start(lambda: self._write(lambda b: b.take_races(chosen))))
-
-    async def player_stats(self, player_id: str) -> PlayerStats | None:
-        return await self._read(reads.PLAYER_STATS, (player_id,), reads.first(reads.player_stats))
-
-    async def find_player(self, token_hash: str) -> Identity | None:
-        return await self._read(reads.FIND_PLAYER, (token_hash,), reads.first(reads.identity))
-
-    async def race(self, game_id: str) -> RaceRecord | None:
-        return await self._read(reads.RACE, (game_id,), reads.first(reads.race))
-
-    async def race_count(self) -> int:
-        return await self._read(reads.RACE_COUNT, (), reads.count)
-
-    async def rating(self, player_id: str) -> Glicko | None:
-        return await self._read(reads.RATING, (player_id,), reads.first(reads.rating))
-
-    async def leaderboard(self, limit: int) -> list[Ranked]:
-        return await self._read(reads.LEADERBOARD, (limit,), reads.each(reads.ranked))
-
-    async def profile(self, name: str) -> ProfileRow | None:
-        return await self._read(reads.PROFILE, (name.lower(),), reads.first(reads.profile))
-
-    async def history(self, player_id: str, limit: int, before: str | None) -> list[Summary]:
-        sql, arguments = reads.history_query(player_id, limit, before)
-        return await self._read(sql, arguments, reads.each(reads.summary))
-
-    async def summary(self, game_id: str) -> Summary | None:
-        return await self._read(reads.SUMMARY, (game_id,), reads.first(reads.summary))
 
     async def close(self) -> None:
         if self._closing is None:

@@ -32,6 +32,7 @@ __all__ = [
     "HISTORY_BEFORE",
     "LEADERBOARD",
     "LEADERBOARD_RACES",
+    "LIVE_RACE_OF",
     "PLAYERS",
     "PLAYER_STATS",
     "PROFILE",
@@ -56,6 +57,7 @@ __all__ = [
     "ranked",
     "rating",
     "summary",
+    "text",
 ]
 
 T = TypeVar("T")
@@ -67,6 +69,9 @@ LEADERBOARD_RACES = 10
 
 PLAYERS = "SELECT id, name, token_hash, created FROM players ORDER BY created, id"
 FIND_PLAYER = "SELECT id, name, token_hash, created FROM players WHERE token_hash = ?"
+LIVE_RACE_OF = "SELECT id FROM live_races WHERE player0 = ? OR player1 = ? LIMIT 1"
+"""The live race a player sits in, if any."""
+
 PLAYER_STATS = (
     "SELECT id, name, created, last_seen, games, wins, losses, draws FROM players WHERE id = ?"
 )
@@ -290,3 +295,8 @@ def _float(value: object) -> float:
 
 def _maybe_int(value: object) -> int | None:
     return None if value is None else _int(value)
+
+
+def text(row: Row) -> str:
+    """A row of one text column."""
+    return str(row[0])

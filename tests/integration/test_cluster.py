@@ -351,3 +351,28 @@ async def test_the_connections_per_address_are_counted_across_workers(workers, c
                 assert refused.response.status_code == 429
                 break
             await extra.close()
+
+
+async def test_a_racer_coming_back_while_redis_is_down_is_told_unavailable_not_a_lobby(
+    workers, player, connect, redis_server
+) -> None:
+    """Where a player's race is lives in Redis: while Redis cannot say, a hello with a
+    live race elsewhere is answered welcome, then unavailable and a close (1012) to come
+    back later, and never a lobby that would say the race is gone (issue: 6 times in one
+    outage, a returning racer was answered as if its race were over)."""
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w2)
+    start_a, _ = await pair_across(ann, bob)
+    owner = w1 if w1.lobby.race(start_a["game_id"]) is not None else w2
+    away, elsewhere = (bob, w2) if owner is w1 else (ann, w1)
+    await asyncio.to_thread(redis_server.stop)
+    try:
+        back = await connect(elsewhere)
+        await back.send(type="hello", name="x", token=away.token)
+        assert (await back.recv())["type"] == "welcome"
+        await back.send(type="lobby", id="l")
+        seen = await back.expect_close(1012)
+        assert [m["type"] for m in seen] == ["error"], seen
+        assert seen[0]["code"] == "unavailable"
+    finally:
+        await asyncio.to_thread(redis_server.start)
