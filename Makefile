@@ -139,6 +139,7 @@ bench: $(BENCH_STAMP)  ## the benchmarks: engine, cores, store, restoring races,
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.bots
 	$(BIN)/python -m bench.cluster
+	$(BIN)/python -m bench.bus
 
 bench-quick: $(BENCH_STAMP)  ## a short benchmark run (under a minute); the last line is JSON
 	$(BIN)/python -m bench.engine --quick
@@ -150,6 +151,7 @@ bench-quick: $(BENCH_STAMP)  ## a short benchmark run (under a minute); the last
 # It starts its own PostgreSQL and Redis (installed by `make services`).
 bench-cluster: $(BENCH_STAMP)  ## the multi-worker benchmark: Redis, PostgreSQL, two workers (about 4 minutes)
 	$(BIN)/python -m bench.cluster
+	$(BIN)/python -m bench.bus
 
 bot-pace: $(STAMP)  ## the bots' pace per level, and docs/bot-pace-level3.svg (about 10 s)
 	$(BIN)/python -m bench.bot_pace --level 3 --out docs/bot-pace-level3.svg
