@@ -5,7 +5,7 @@ the messages workers send each other most (a frame for a socket on another
 worker, ``Outbound``):
 
 * the encoding: JSON with the frame in base64 (the bus before) against
-  MessagePack with the frame as bytes (:mod:`server.cluster.codec`), in µs a
+  MessagePack with the frame as bytes (:mod:`server.cluster.bus_codec`), in µs a
   message each way and bytes on the wire;
 * the delivery: pub/sub with a number per link (:mod:`server.cluster.bus`:
   at most once, a loss noticed and resynchronised) against Redis Streams with a
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import redis.asyncio as redis
 
 from server.cluster.bus import Bus
-from server.cluster.codec import Envelope, decode, encode
+from server.cluster.bus_codec import Envelope, decode, encode
 from server.cluster.to_socket import Outbound
 
 from .services import redis as running_redis

@@ -2,7 +2,7 @@
 
 A player's *home* is the worker whose lobby core holds them (server/cluster/links.py).
 These are what reaches a home from other workers, each a small typed value;
-:mod:`server.cluster.codec` alone turns them into bytes and back. The other
+:mod:`server.cluster.bus_codec` alone turns them into bytes and back. The other
 direction, to the worker that holds a socket, is :mod:`server.cluster.to_socket`.
 """
 
