@@ -12,7 +12,12 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
-from server.transport.responses import http_response, json_response, text_response
+from server.transport.responses import (
+    METHOD_NOT_ALLOWED,
+    http_response,
+    json_response,
+    text_response,
+)
 
 from .metrics import CONTENT_TYPE
 from .static import StaticFiles
@@ -26,6 +31,9 @@ if TYPE_CHECKING:
     from server.transport.connection import Request, Response
 
 __all__ = ["Pages"]
+
+_READ = ("GET", "HEAD")
+"""The methods every path but the operator's answers (PROTOCOL.md, "HTTP"); others are 405."""
 
 
 class Pages:
@@ -43,6 +51,8 @@ class Pages:
     def answer(self, conn: Conn, request: Request) -> Response | asyncio.Future[Response] | None:
         """The answer to ``conn``'s request: a page, a refusal, or None to open the websocket."""
         server = self._server
+        if request.method not in _READ:
+            return METHOD_NOT_ALLOWED
         path = request.path.partition("?")[0]
         page = self.pages.get(path)
         if page is not None:

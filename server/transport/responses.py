@@ -18,7 +18,14 @@ from websockets.http11 import Response
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["METHOD_NOT_ALLOWED", "http_response", "json_response", "text_response"]
+__all__ = [
+    "INTERNAL_ERROR",
+    "METHOD_NOT_ALLOWED",
+    "NOT_ON_HEAD",
+    "http_response",
+    "json_response",
+    "text_response",
+]
 
 
 def http_response(
@@ -51,3 +58,12 @@ METHOD_NOT_ALLOWED = http_response(
     [("Allow", "GET, HEAD")],
 )
 """The answer to a request whose method is not ``GET`` or ``HEAD``."""
+NOT_ON_HEAD = http_response(
+    HTTPStatus.METHOD_NOT_ALLOWED,
+    b"A websocket opens on GET\n",
+    "text/plain; charset=utf-8",
+    [("Allow", "GET")],
+)
+"""The answer to a ``HEAD`` of the websocket's path."""
+INTERNAL_ERROR = text_response(HTTPStatus.INTERNAL_SERVER_ERROR, "Internal error\n")
+"""The answer to a request whose answer met a bug (the API answers its own, in JSON)."""
