@@ -12,14 +12,11 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
-from server.transport.responses import (
-    METHOD_NOT_ALLOWED,
-    http_response,
-    json_response,
-    text_response,
-)
+from server.transport.responses import METHOD_NOT_ALLOWED, http_response, text_response
 
+from .api import model_response
 from .metrics import CONTENT_TYPE
+from .models import Health
 from .static import StaticFiles
 
 if TYPE_CHECKING:
@@ -85,15 +82,14 @@ class Pages:
         status = "closing" if server.closing else "full" if full else "ok"
         if status == "ok" and server.store.failing:
             status = "degraded"
-        body = {
-            "status": status,
-            "online": server.lobby.online,
-            "players": len(server.players_here()),
-            "connections": server.connections(),
-        }
+        health = Health(
+            status=status,
+            online=server.lobby.online,
+            players=len(server.players_here()),
+            connections=server.connections(),
+        )
         ok = status in ("ok", "degraded")
-        code = HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE
-        return json_response(code, body)
+        return model_response(HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE, health)
 
     def metrics(self, conn: Conn, request: Request) -> Response:
         """Prometheus' text format (server/http/metrics.py)."""

@@ -11,8 +11,9 @@ next line it is asked for, or the next :meth:`LogBudget.tick`, whichever
 comes first).
 
 A bug that a client's bytes reach (an exception where none was expected) is
-logged with its traceback the first time, and counted the same way after
-(:meth:`LogBudget.bug`): a client that finds one cannot make it fill the log.
+logged with its traceback the first time it is met where it was raised, and
+only counted among the lines left out after (:meth:`LogBudget.bug`): a client
+that finds one cannot make it fill the log.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ SUMMARY_INTERVAL = 60.0
 """Seconds between two lines that count what was left out."""
 _ALL = ""
 """The key under which every line counts, whichever address caused it."""
+_ADDRESSES_COUNTED = 1000
+"""Distinct addresses counted in a summary: past it, it says "over"."""
 _BUG_SITES = 256
 """Distinct places a bug was seen at that are remembered (each logged once)."""
 
@@ -66,7 +69,7 @@ class LogBudget:
 
     def bug(self, address: str, exc: BaseException) -> None:
         """A bug that ``address``'s bytes reached: its traceback the first time it is
-        seen where it was raised; later, one line if the budget allows."""
+        seen where it was raised; later, only counted among the lines left out."""
         frame = exc.__traceback__
         while frame is not None and frame.tb_next is not None:
             frame = frame.tb_next
@@ -80,18 +83,21 @@ class LogBudget:
             if len(self._seen) < _BUG_SITES:
                 self._seen.add(site)
             log.error("a request from %s met a bug", address, exc_info=exc)
-        elif self.allows(address):
-            log.error("a request from %s met the same bug again: %r", address, exc)
+        else:
+            self._leave_out(address)
 
     def allows(self, address: str) -> bool:
         """Whether a line about ``address`` fits in the budget now (and spend it)."""
         now = self.tick()
         if self._addresses.charge(address, now) and self._all.charge(_ALL, now):
             return True
-        self._left_out += 1
-        if len(self._left_out_from) < 1000:
-            self._left_out_from.add(address)
+        self._leave_out(address)
         return False
+
+    def _leave_out(self, address: str) -> None:
+        self._left_out += 1
+        if len(self._left_out_from) < _ADDRESSES_COUNTED:
+            self._left_out_from.add(address)
 
     def tick(self) -> float:
         """Say what was left out, if an interval has passed since it was last said; the time."""
@@ -105,7 +111,7 @@ class LogBudget:
             log.warning(
                 "left %d line(s) about %s%d address(es) out of the log in the last %.0f s",
                 self._left_out,
-                "over " if len(self._left_out_from) >= 1000 else "",
+                "over " if len(self._left_out_from) >= _ADDRESSES_COUNTED else "",
                 len(self._left_out_from),
                 now - self._summary_at + SUMMARY_INTERVAL,
             )

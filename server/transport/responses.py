@@ -19,10 +19,12 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 __all__ = [
+    "CORS",
     "INTERNAL_ERROR",
     "METHOD_NOT_ALLOWED",
     "NOT_ON_HEAD",
     "http_response",
+    "json_bytes_response",
     "json_response",
     "text_response",
 ]
@@ -46,9 +48,16 @@ def text_response(status: HTTPStatus, text: str) -> Response:
 
 
 def json_response(status: HTTPStatus, body: object) -> Response:
-    data = (json.dumps(body) + "\n").encode()
-    cors = [("Access-Control-Allow-Origin", "*")]
-    return http_response(status, data, "application/json", cors)
+    return json_bytes_response(status, (json.dumps(body) + "\n").encode())
+
+
+def json_bytes_response(status: HTTPStatus, data: bytes) -> Response:
+    """JSON already encoded (a model's dump), with the CORS header."""
+    return http_response(status, data, "application/json", [CORS])
+
+
+CORS = ("Access-Control-Allow-Origin", "*")
+"""The header that lets any page read the public API."""
 
 
 METHOD_NOT_ALLOWED = http_response(

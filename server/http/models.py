@@ -1,0 +1,174 @@
+"""The HTTP API's answers as pydantic models: what the server dumps, and what its schema says.
+
+Each answer of PROTOCOL.md's "HTTP" table is one model here. The API builds
+it and answers with its JSON (:mod:`server.http.api`), and the OpenAPI
+document at ``GET /api/openapi.json`` is generated from the same models
+(:mod:`server.http.openapi`), so the two cannot drift apart. A client author
+may import them too (``pip install flowergarden-race``), or generate a
+client of their own from the document.
+
+The models are frozen and ignore fields they do not know, as the protocol's
+are (PROTOCOL.md: the API grows by additions); each field's docstring is its
+description in the schema. Values shared with the websocket protocol (rules,
+boards, rating changes, a race's result and reason) are the protocol's own.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypeAlias, get_args
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from protocol import CardCode, GameOver, RatingChange, Rules, WireBoard
+from protocol.common import Count, Seat, Seq  # noqa: TC001  (pydantic reads them at run time)
+
+__all__ = [
+    "ERROR_CODES",
+    "Answer",
+    "ApiError",
+    "ErrorCode",
+    "Health",
+    "History",
+    "LeaderLine",
+    "Leaderboard",
+    "Move",
+    "Player",
+    "RaceRecord",
+    "RaceSummary",
+]
+
+ErrorCode: TypeAlias = Literal[
+    "bad_request",
+    "not_found",
+    "player_not_found",
+    "race_not_found",
+    "rate_limited",
+    "unavailable",
+    "internal_error",
+]
+"""The API's error codes: ``400``, ``404`` (three), ``429``, ``503`` and ``500``."""
+ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
+
+
+def _as_in_game_over(name: str) -> dict[str, Any]:
+    """The JSON Schema of ``game_over``'s field ``name``: a summary says it the same way."""
+    schema: dict[str, Any] = GameOver.model_json_schema()["properties"][name]
+    return {key: value for key, value in schema.items() if key in ("enum", "type")}
+
+
+_DATE_TIME = {"format": "date-time"}
+_DATE = {"format": "date"}
+_PAIR = Field(min_length=2, max_length=2)
+NonNegative: TypeAlias = Annotated[int, Field(ge=0)]
+Millis: TypeAlias = Annotated[int, Field(ge=0)]
+
+
+class Answer(BaseModel):
+    """Base of every answer: immutable, unknown fields ignored, docstrings described."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore", use_attribute_docstrings=True)
+
+
+class ApiError(Answer):
+    """Every error answer of the API, whatever its status."""
+
+    error: ErrorCode
+    """What went wrong, as a code (PROTOCOL.md, "HTTP")."""
+    message: str
+    """The same in words, for a person."""
+
+
+class Health(Answer):
+    """``GET /healthz``: whether the server takes players (``200``) or not (``503``)."""
+
+    status: Literal["ok", "degraded", "closing", "full"]
+    """``degraded``: the store's writes fail; ``closing``, ``full``: answered ``503``."""
+    online: NonNegative
+    """Players online across the lobby (every worker's)."""
+    players: NonNegative
+    """Players connected to this process that said hello."""
+    connections: NonNegative
+    """TCP connections open to this process, handshakes included."""
+
+
+class LeaderLine(Answer):
+    rank: Annotated[int, Field(ge=1)]
+    name: str
+    rating: int
+    races: NonNegative
+    """Rated races played."""
+
+
+class Leaderboard(Answer):
+    """``GET /api/leaderboard``: rated, settled players (10 rated races or more), best first."""
+
+    players: list[LeaderLine]
+
+
+class Player(Answer):
+    """``GET /api/players/NAME``: a player's profile."""
+
+    name: str
+    rating: int
+    provisional: bool
+    """The rating is still uncertain: clients show it with a ``?``."""
+    bot: bool
+    races: NonNegative
+    wins: NonNegative
+    draws: NonNegative
+    losses: NonNegative
+    best_clear_ms: Millis | None
+    """The fastest clear, from the race's start; null if none."""
+    joined: Annotated[str, Field(json_schema_extra=_DATE)]
+    """The day the player first said hello (ISO 8601, UTC)."""
+
+
+class RaceSummary(Answer):
+    """A finished race, as a player's history lists it."""
+
+    game_id: str
+    ended: Annotated[str, Field(json_schema_extra=_DATE_TIME)]
+    """When the race ended (ISO 8601, UTC, to the second)."""
+    players: Annotated[list[str], _PAIR]
+    bots: Annotated[list[bool], _PAIR]
+    rules: Rules
+    result: Annotated[str, Field(json_schema_extra=_as_in_game_over("result"))]
+    winner: Seat | None
+    reason: Annotated[str, Field(json_schema_extra=_as_in_game_over("reason"))]
+    counts: Annotated[list[Count], _PAIR]
+    times_ms: Annotated[list[Millis | None], _PAIR]
+    """Each seat's ``t_ms`` of its last play; null if it played none."""
+    ratings: Annotated[list[RatingChange], _PAIR] | None
+    """Both players' ratings before and after a rated race; null in an unrated one."""
+
+
+class History(Answer):
+    """``GET /api/players/NAME/races``: a page of races, newest first."""
+
+    races: list[RaceSummary]
+    next: str | None
+    """The ``before`` of the next (older) page; null on the last."""
+
+
+class Move(Answer):
+    """One accepted move of a race, in order."""
+
+    seq: Seq
+    seat: Seat
+    card: CardCode | Literal["redeal"]
+    t_ms: Millis
+    """When it was accepted, from the race's start."""
+
+
+class RaceRecord(RaceSummary):
+    """``GET /api/races/GAME_ID``: a finished race, enough to replay and verify it."""
+
+    dealing: str
+    """The dealing algorithm (PROTOCOL.md); ``mt19937`` for races dealt before seeds were."""
+    seeds: Annotated[list[str], _PAIR] | list[int]
+    """Each seat's seed, revealed (64 hex digits); integers for ``mt19937``."""
+    commits: Annotated[list[str], _PAIR] | None
+    """Each seed's SHA-256, as ``game_start`` gave it; null for ``mt19937``."""
+    boards: Annotated[list[WireBoard], _PAIR]
+    """Both boards as dealt."""
+    moves: list[Move]
