@@ -26,8 +26,11 @@ def is_postgres(db: str) -> bool:
     return db.startswith(POSTGRES_SCHEMES)  # as libpq, which takes no other case
 
 
-def open_store(db: str, *, durable: bool = False, give_up_after: float = 5.0) -> Store:
-    """The store for ``db``, not yet opened; ``durable`` is SQLite's (PostgreSQL's is its own)."""
+def open_store(
+    db: str, *, durable: bool = False, give_up_after: float = 5.0, init: bool = False
+) -> Store:
+    """The store for ``db``, not yet opened; ``durable`` and ``init`` (``--init-db``) are
+    SQLite's (PostgreSQL's durability is its own, and its database is made by its owner)."""
     if is_postgres(db):
         return PostgresStore(db, give_up_after=give_up_after)
-    return SqliteStore(db, durable=durable, give_up_after=give_up_after)
+    return SqliteStore(db, durable=durable, give_up_after=give_up_after, init=init)

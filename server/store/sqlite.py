@@ -17,6 +17,7 @@ code. The schema and its migrations are :mod:`server.store.sqlite_schema`.
 from __future__ import annotations
 
 import operator
+import os
 import sqlite3
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from .reads import Row
     from .rows import LiveRace
 
-__all__ = ["SCHEMA_VERSION", "Database", "classified"]
+__all__ = ["SCHEMA_VERSION", "Database", "classified", "refuse_empty"]
 
 _seq = operator.attrgetter("seq")
 
@@ -58,6 +59,28 @@ _INSERT_START = (
 )
 
 
+def refuse_empty(path: str) -> None:
+    """:class:`StoreError` if ``path`` is a file that exists but is empty.
+
+    SQLite takes an empty file for a new database, and would start with no
+    players and no races where a database lost its contents (a file
+    truncated by a full disk, a wrong copy, a volume mounted empty): the
+    server refuses to, and ``--init-db`` makes one on purpose. A missing file
+    is made as ever (the first ``make serve``).
+    """
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        size = os.stat(path).st_size
+    except FileNotFoundError:
+        return
+    if size == 0:
+        raise StoreError(
+            f"{path} is empty, not a database: if a new one is meant, start once with"
+            " --init-db (FLOWERGARDEN_INIT_DB=1); else restore the file"
+        )
+
+
 def classified(exc: sqlite3.Error) -> StoreError:
     """SQLite's error as the store's: transient, a refusal, or neither (a bug, a corrupt file)."""
     code = getattr(exc, "sqlite_errorcode", None)  # absent on errors raised by our own checks
@@ -72,15 +95,20 @@ def classified(exc: sqlite3.Error) -> StoreError:
 class Database:
     """One connection to an SQLite file, and every statement the store runs on it."""
 
-    def __init__(self, path: str, *, durable: bool, checkpoints: bool = True) -> None:
+    def __init__(
+        self, path: str, *, durable: bool, checkpoints: bool = True, init: bool = False
+    ) -> None:
         """``checkpoints=False``: the owner calls :meth:`checkpoint` itself, on a
-        thread where its fsync may wait (server/store/machine.py)."""
+        thread where its fsync may wait (server/store/machine.py). ``init``: an
+        empty file is made a new database (:func:`refuse_empty`)."""
+        if not init:
+            refuse_empty(path)
         # Autocommit mode: transactions are explicit, see _transaction. Any
         # thread: the store hands the connection between its thread and the
         # event loop, never to both at once (server/store/machine.py).
         self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         try:
-            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._first(path, "PRAGMA journal_mode=WAL")
             # NORMAL is safe against a killed process in WAL mode (server/store/sqlite_store.py).
             self._conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             if not checkpoints:
@@ -90,6 +118,18 @@ class Database:
         except BaseException:
             self._conn.close()
             raise
+
+    def _first(self, path: str, sql: str) -> None:
+        """The first statement, which reads the file: one that is no database says so."""
+        try:
+            self._conn.execute(sql)
+        except sqlite3.DatabaseError as exc:
+            if getattr(exc, "sqlite_errorcode", None) != sqlite3.SQLITE_NOTADB:
+                raise
+            raise StoreError(
+                f"{path} is not an SQLite database: move it away, or name another file"
+                " with --db (FLOWERGARDEN_DB)"
+            ) from None
 
     @contextmanager
     def _transaction(self, mode: str = "IMMEDIATE") -> Iterator[sqlite3.Connection]:

@@ -51,13 +51,21 @@ class SqliteStore(StoreMachine):
 
     ``durable``: an fsync a commit (``synchronous=FULL``), and so no batch
     written on the loop; ``give_up_after``: how long a failing batch is still
-    retried once closing (server/store/machine.py).
+    retried once closing (server/store/machine.py); ``init``: a file that
+    exists but is empty is made a new database rather than refused
+    (``--init-db``, :func:`server.store.sqlite.refuse_empty`).
     """
 
     def __init__(
-        self, path: str | Path, *, durable: bool = False, give_up_after: float = 5.0
+        self,
+        path: str | Path,
+        *,
+        durable: bool = False,
+        give_up_after: float = 5.0,
+        init: bool = False,
     ) -> None:
-        super().__init__(SqliteOnThread(str(path), durable=durable), give_up_after=give_up_after)
+        backend = SqliteOnThread(str(path), durable=durable, init=init)
+        super().__init__(backend, give_up_after=give_up_after)
         self._path, self._durable = str(path), durable
 
     def __repr__(self) -> str:
@@ -67,9 +75,10 @@ class SqliteStore(StoreMachine):
 class SqliteOnThread:
     """The SQLite backend: a :class:`Database`, and the one thread its calls run on."""
 
-    def __init__(self, path: str, *, durable: bool) -> None:
+    def __init__(self, path: str, *, durable: bool, init: bool = False) -> None:
         self._path = path
         self._durable = durable
+        self._init = init
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._db: Database | None = None
         """Set and used on the thread; on the loop only while the thread is idle."""
@@ -83,7 +92,9 @@ class SqliteOnThread:
         self._db = await self._on_thread(self._open)
 
     def _open(self) -> Database:
-        db = Database(self._path, durable=self._durable, checkpoints=not self.inline)
+        db = Database(
+            self._path, durable=self._durable, checkpoints=not self.inline, init=self._init
+        )
         db.open()
         return db
 
