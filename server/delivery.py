@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from core.events import Journaled, RaceEnded, RaceStarted, Send, SendPlayed, Wake
 from protocol import GameStart, encode_bytes
 from protocol.close_codes import CloseCode
+from server.store import StoreError
 
 from .conn import with_id
 
@@ -167,7 +168,10 @@ class Delivery:
             gate.cancel()
             return
         if (error := future.exception()) is not None:
-            log.error("store write failed", exc_info=error)
+            # The store logs what it lost race by race (server/store/machine.py); a
+            # traceback here would only repeat it. Anything else is a bug, and says where.
+            if not isinstance(error, StoreError):
+                log.error("store write failed", exc_info=error)
             gate.set_exception(error)
             gate.add_done_callback(_retrieved)
             return

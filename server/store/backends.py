@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .faults import GIVE_UP_AFTER
 from .postgres_store import PostgresStore
 from .sqlite_store import SqliteStore
 
@@ -27,7 +28,7 @@ def is_postgres(db: str) -> bool:
 
 
 def open_store(
-    db: str, *, durable: bool = False, give_up_after: float = 5.0, init: bool = False
+    db: str, *, durable: bool = False, give_up_after: float = GIVE_UP_AFTER, init: bool = False
 ) -> Store:
     """The store for ``db``, not yet opened; ``durable`` and ``init`` (``--init-db``) are
     SQLite's (PostgreSQL's durability is its own, and its database is made by its owner)."""

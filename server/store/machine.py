@@ -51,10 +51,10 @@ machine's:
   disk, a lock, a read-only standby, a lost connection, which the next
   attempt makes again) is retried on the worker, with :data:`core.backoff.STORE`'s
   delays, until it is written; meanwhile :attr:`~StoreMachine.failing` is True.
-  Once :meth:`~StoreMachine.close` is called, retrying stops after
-  ``give_up_after`` seconds (:class:`server.store.faults.Patience`): what is
-  lost is logged race by race, and the batch's future fails with
-  :class:`StoreUnavailable`.
+  Once the shutdown begins (:meth:`~StoreMachine.suspend`, or ``close``),
+  retrying stops after ``give_up_after`` seconds (:class:`server.store.faults.Patience`,
+  which then interrupts a call that runs on): what is lost is logged race by
+  race, and the batch's future fails with :class:`StoreUnavailable`.
 - A batch refused (:class:`StoreRefused`, or a bug) is written again an item
   at a time, so that only the refused item is lost, logged with its race. The
   future then completes normally: it means "all of this batch that can be
@@ -73,7 +73,7 @@ from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from . import reads, retry
 from .batch import Batch
-from .faults import Patience, StoreError, StoreRefused, StoreUnavailable
+from .faults import GIVE_UP_AFTER, Patience, StoreError, StoreRefused, StoreUnavailable
 from .reading import StoreReads
 from .rows import SUSPEND, TOUCH
 
@@ -110,7 +110,7 @@ class StoreMachine(StoreReads):
     ``give_up_after``: how long a failing batch is still retried once closing.
     """
 
-    def __init__(self, backend: StoreBackend, *, give_up_after: float = 5.0) -> None:
+    def __init__(self, backend: StoreBackend, *, give_up_after: float = GIVE_UP_AFTER) -> None:
         self._backend = backend
         self._give_up_after = give_up_after
         self._opened = False
@@ -157,9 +157,19 @@ class StoreMachine(StoreReads):
         return self._join(lambda batch: batch.add_owned("races", race, record.game_id, epoch))
 
     async def suspend(self, elapsed: dict[str, float]) -> None:
+        """Shutdown's first call: starts ``give_up_after``, and waits no longer; what it
+        could not keep is logged, not raised (the server goes on closing)."""
+        self._patience.give_up_after(self._give_up_after)
         # Made now: the caller may change theirs before the worker reads it.
         rows = [(seconds, game_id) for game_id, seconds in elapsed.items()]
-        await self._submit(lambda: self._write(lambda backend: backend.change(SUSPEND, rows)))
+        try:
+            if self._failing:  # behind writes being retried, it would only wait to fail
+                raise StoreUnavailable("the store's writes fail")
+            job = self._submit(lambda: self._write(lambda backend: backend.change(SUSPEND, rows)))
+            await asyncio.wait_for(job, self._give_up_after)
+        except (StoreError, TimeoutError) as exc:
+            races = ", ".join(sorted(elapsed)) or "none"
+            log.error("store: not kept on shutdown: how long races %s had run (%r)", races, exc)
 
     async def touch(self, player_id: str, wall: float) -> None:
         async def touch(backend: StoreBackend) -> None:
@@ -179,6 +189,8 @@ class StoreMachine(StoreReads):
         return asyncio.shield(self._start(lambda: self._write(lambda b: b.take_races(chosen))))
 
     async def close(self) -> None:
+        """Finish every call made before, within ``give_up_after`` of the shutdown's start
+        (:meth:`suspend`, or this call); a call still running then is interrupted."""
         if self._closing is None:
             self._patience.give_up_after(self._give_up_after)
             if self._pending is not None:  # written before the store closes
@@ -186,7 +198,13 @@ class StoreMachine(StoreReads):
             self._batch = None  # a write from now on fails, not joins
             self._closing = self._queued(self._close)
             self._queue.put_nowait(None)  # the worker's last job: it stops after
-        await asyncio.shield(self._closing)
+        if not await self._patience.outlasts(self._closing, self._interrupt):
+            log.error("store: not closed in time; left as it is (what it committed is kept)")
+            return
+        await self._closing
+
+    def _interrupt(self) -> None:
+        """End the backend's call under way, if it can be: SQLite's can (sqlite_store.py)."""
 
     async def execute_for_tests(self, sql: str) -> list[Row]:
         """Test hook: one statement on the store's own connection, as its next call or

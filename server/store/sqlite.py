@@ -41,8 +41,10 @@ __all__ = ["SCHEMA_VERSION", "Database", "classified", "refuse_empty"]
 
 _seq = operator.attrgetter("seq")
 
-_BUSY_TIMEOUT_MS = 5000
-"""How long a write waits for another connection to the same file to let go."""
+_BUSY_TIMEOUT_MS = 500
+"""How long a statement waits inside SQLite for another connection to the same file to
+let go. Longer, the store's machine tries again with backoff, where a shutdown's
+deadline is seen: no interrupt ends SQLite's own wait, so it is kept short."""
 
 _TRANSIENT = frozenset(
     getattr(sqlite3, f"SQLITE_{name}")
@@ -173,6 +175,13 @@ class Database:
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             self._conn.close()
+
+    def interrupt(self) -> None:
+        """Make the statement running now fail (SQLITE_INTERRUPT); safe from any thread.
+
+        A wait for another connection's lock is not ended: ``busy_timeout``
+        bounds that (:data:`_BUSY_TIMEOUT_MS`)."""
+        self._conn.interrupt()
 
     def checkpoint(self) -> None:
         """Fold what the WAL holds into the main file, as far as no reader needs it."""

@@ -24,7 +24,7 @@ import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
-from .faults import StoreError
+from .faults import GIVE_UP_AFTER, StoreError
 from .machine import StoreMachine
 from .sqlite import Database, classified
 
@@ -61,15 +61,18 @@ class SqliteStore(StoreMachine):
         path: str | Path,
         *,
         durable: bool = False,
-        give_up_after: float = 5.0,
+        give_up_after: float = GIVE_UP_AFTER,
         init: bool = False,
     ) -> None:
-        backend = SqliteOnThread(str(path), durable=durable, init=init)
-        super().__init__(backend, give_up_after=give_up_after)
+        self._sqlite = SqliteOnThread(str(path), durable=durable, init=init)
+        super().__init__(self._sqlite, give_up_after=give_up_after)
         self._path, self._durable = str(path), durable
 
     def __repr__(self) -> str:
         return f"SqliteStore({self._path!r}, durable={self._durable!r})"
+
+    def _interrupt(self) -> None:
+        self._sqlite.interrupt()
 
 
 class SqliteOnThread:
@@ -126,6 +129,12 @@ class SqliteOnThread:
             return self._open_db().write_now(writes)
         except sqlite3.Error as exc:
             raise classified(exc) from exc
+
+    def interrupt(self) -> None:
+        """End the statement running on the thread, if one is (any thread may call it)."""
+        db = self._db
+        if db is not None:
+            db.interrupt()
 
     async def checkpoint(self) -> None:
         await self._on_thread(self._open_db().checkpoint)
