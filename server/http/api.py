@@ -2,7 +2,7 @@
 
 PROTOCOL.md, "HTTP". Every answer is one of the models of
 :mod:`server.http.models`, dumped as JSON with ``Access-Control-Allow-Origin:
-*``, errors included (:class:`~server.http.models.ApiError`): ``404`` for an
+*``, errors included (:class:`~server.http.models.ErrorAnswer`): ``404`` for an
 unknown name, race or path, ``400`` for a query parameter that does not parse,
 ``429`` past the limit of requests per address, ``503`` while the store cannot
 answer, and ``500`` for a bug, logged once (no request the server can parse
@@ -38,7 +38,7 @@ from server.transport.logbudget import LogBudget
 from server.transport.responses import json_bytes_response
 
 from .export import iso_date, race_record, summary
-from .models import ApiError, History, Leaderboard, LeaderLine, Player
+from .models import ErrorAnswer, LeaderboardAnswer, LeaderLine, PlayerProfile, RaceHistory
 from .openapi import GAME_ID_PATTERN, HISTORY_LIMIT, LEADERBOARD_LIMIT, LIMIT_DIGITS, document
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from server.store import ProfileRow, Store
     from server.transport.connection import Request, Response
 
-    from .models import ErrorCode, RaceRecord
+    from .models import ErrorCode, RaceReplay
 
 __all__ = ["Api", "model_response"]
 
@@ -120,18 +120,18 @@ class Api:
                 return self._race(game_id)
         raise _Refused(HTTPStatus.NOT_FOUND, "not_found", "no such path; see /api/openapi.json")
 
-    async def _leaderboard(self, limit: int) -> Leaderboard:
+    async def _leaderboard(self, limit: int) -> LeaderboardAnswer:
         ranked = await self.store.leaderboard(limit)
-        return Leaderboard(
+        return LeaderboardAnswer(
             players=[
                 LeaderLine(rank=rank, name=line.name, rating=line.rating, races=line.races)
                 for rank, line in enumerate(ranked, 1)
             ]
         )
 
-    async def _player(self, name: str) -> Player:
+    async def _player(self, name: str) -> PlayerProfile:
         profile = await self._profile(name)
-        return Player(
+        return PlayerProfile(
             name=profile.name,
             rating=profile.rating.shown,
             provisional=profile.rating.provisional,
@@ -144,7 +144,7 @@ class Api:
             joined=iso_date(profile.joined),
         )
 
-    async def _history(self, name: str, limit: int, before: str | None) -> History:
+    async def _history(self, name: str, limit: int, before: str | None) -> RaceHistory:
         profile = await self._profile(name)
         if before is not None:
             known = await self.store.summary(before)
@@ -154,9 +154,9 @@ class Api:
                 )
         page = await self.store.history(profile.player_id, limit + 1, before)
         races = [summary(row) for row in page[:limit]]
-        return History(races=races, next=races[-1].game_id if len(page) > limit else None)
+        return RaceHistory(races=races, next=races[-1].game_id if len(page) > limit else None)
 
-    async def _race(self, game_id: str) -> RaceRecord:
+    async def _race(self, game_id: str) -> RaceReplay:
         record, row = await self.store.race(game_id), await self.store.summary(game_id)
         if record is None or row is None:
             raise _Refused(HTTPStatus.NOT_FOUND, "race_not_found", f"no finished race {game_id}")
@@ -199,4 +199,4 @@ def model_response(status: HTTPStatus, answer: BaseModel) -> Response:
 
 
 def _error(status: HTTPStatus, code: ErrorCode, message: str) -> Response:
-    return model_response(status, ApiError(error=code, message=message))
+    return model_response(status, ErrorAnswer(error=code, message=message))

@@ -2,7 +2,7 @@
 
 :func:`race_record` turns a stored :class:`~core.race_log.RaceRecord` into the
 answer of ``GET /api/races/GAME_ID`` (PROTOCOL.md, "HTTP";
-:class:`~server.http.models.RaceRecord`): the summary, the seeds and their
+:class:`~server.http.models.RaceReplay`): the summary, the seeds and their
 commits, both boards as dealt, and every move with its ``t_ms``.
 ``python -m engine verify`` reads exactly its JSON (:mod:`engine.verify`).
 Races dealt before verifiable deals keep their integer seeds and say so
@@ -22,7 +22,7 @@ from protocol import RatingChange, Rules, board_to_wire
 from server.store import Summary
 from server.store.rows import last_cards
 
-from .models import Move, RaceRecord, RaceSummary
+from .models import Move, PastRace, RaceReplay
 
 if TYPE_CHECKING:
     from core.race_log import RaceRecord as StoredRace
@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 __all__ = ["iso_date", "iso_time", "race_record", "summary", "summary_of"]
 
 
-def summary(row: Summary) -> RaceSummary:
+def summary(row: Summary) -> PastRace:
     """A finished race as a player's history lists it."""
-    return RaceSummary(**_summary_fields(row))
+    return PastRace(**_summary_fields(row))
 
 
 def _summary_fields(row: Summary) -> dict[str, Any]:
@@ -68,7 +68,7 @@ def summary_of(record: StoredRace, names: tuple[str, str]) -> Summary:
     )  # fmt: skip
 
 
-def race_record(record: StoredRace, row: Summary) -> RaceRecord:
+def race_record(record: StoredRace, row: Summary) -> RaceReplay:
     """The whole finished race: its summary, seeds, commits, boards as dealt and moves.
 
     ``ValueError`` if the stored rules or seeds do not read.
@@ -78,7 +78,7 @@ def race_record(record: StoredRace, row: Summary) -> RaceRecord:
     boards = [engine.Board(dealer.layout(rules.winnable_only), rules.redeals) for dealer in dealers]
     legacy = record.dealing == engine.LEGACY_ALGORITHM
     seeds, commits = wire(dealers)
-    return RaceRecord(
+    return RaceReplay(
         **_summary_fields(row),
         dealing=record.dealing,
         seeds=[int(seed) for seed in record.seeds] if legacy else seeds,

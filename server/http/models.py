@@ -24,17 +24,17 @@ from protocol.common import Count, Seat, Seq  # noqa: TC001  (pydantic reads the
 
 __all__ = [
     "ERROR_CODES",
-    "Answer",
-    "ApiError",
+    "ApiAnswer",
+    "ErrorAnswer",
     "ErrorCode",
     "Health",
-    "History",
     "LeaderLine",
-    "Leaderboard",
+    "LeaderboardAnswer",
     "Move",
-    "Player",
-    "RaceRecord",
-    "RaceSummary",
+    "PastRace",
+    "PlayerProfile",
+    "RaceHistory",
+    "RaceReplay",
 ]
 
 ErrorCode: TypeAlias = Literal[
@@ -63,13 +63,13 @@ NonNegative: TypeAlias = Annotated[int, Field(ge=0)]
 Millis: TypeAlias = Annotated[int, Field(ge=0)]
 
 
-class Answer(BaseModel):
+class ApiAnswer(BaseModel):
     """Base of every answer: immutable, unknown fields ignored, docstrings described."""
 
     model_config = ConfigDict(frozen=True, extra="ignore", use_attribute_docstrings=True)
 
 
-class ApiError(Answer):
+class ErrorAnswer(ApiAnswer):
     """Every error answer of the API, whatever its status."""
 
     error: ErrorCode
@@ -78,7 +78,7 @@ class ApiError(Answer):
     """The same in words, for a person."""
 
 
-class Health(Answer):
+class Health(ApiAnswer):
     """``GET /healthz``: whether the server takes players (``200``) or not (``503``)."""
 
     status: Literal["ok", "degraded", "closing", "full"]
@@ -91,7 +91,7 @@ class Health(Answer):
     """TCP connections open to this process, handshakes included."""
 
 
-class LeaderLine(Answer):
+class LeaderLine(ApiAnswer):
     rank: Annotated[int, Field(ge=1)]
     name: str
     rating: int
@@ -99,13 +99,13 @@ class LeaderLine(Answer):
     """Rated races played."""
 
 
-class Leaderboard(Answer):
+class LeaderboardAnswer(ApiAnswer):
     """``GET /api/leaderboard``: rated, settled players (10 rated races or more), best first."""
 
     players: list[LeaderLine]
 
 
-class Player(Answer):
+class PlayerProfile(ApiAnswer):
     """``GET /api/players/NAME``: a player's profile."""
 
     name: str
@@ -123,7 +123,7 @@ class Player(Answer):
     """The day the player first said hello (ISO 8601, UTC)."""
 
 
-class RaceSummary(Answer):
+class PastRace(ApiAnswer):
     """A finished race, as a player's history lists it."""
 
     game_id: str
@@ -142,15 +142,15 @@ class RaceSummary(Answer):
     """Both players' ratings before and after a rated race; null in an unrated one."""
 
 
-class History(Answer):
+class RaceHistory(ApiAnswer):
     """``GET /api/players/NAME/races``: a page of races, newest first."""
 
-    races: list[RaceSummary]
+    races: list[PastRace]
     next: str | None
     """The ``before`` of the next (older) page; null on the last."""
 
 
-class Move(Answer):
+class Move(ApiAnswer):
     """One accepted move of a race, in order."""
 
     seq: Seq
@@ -160,7 +160,7 @@ class Move(Answer):
     """When it was accepted, from the race's start."""
 
 
-class RaceRecord(RaceSummary):
+class RaceReplay(PastRace):
     """``GET /api/races/GAME_ID``: a finished race, enough to replay and verify it."""
 
     dealing: str

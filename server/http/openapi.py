@@ -4,7 +4,7 @@
 :data:`ENDPOINTS` is its table, one :class:`Endpoint` a path: what it answers
 (a model of :mod:`server.http.models`, or a media type for text), its query
 parameters, the error statuses it may answer with (each an
-:class:`~server.http.models.ApiError`), and, for the operator's paths to come,
+:class:`~server.http.models.ErrorAnswer`), and, for the operator's paths to come,
 a request body and the bearer token. Path parameters are read off the path
 (``{name}``). The schemas are pydantic's JSON Schema of the very models the
 API dumps, which OpenAPI 3.1 takes as they are, so a path added later (the
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic.json_schema import models_json_schema
 
 from .metrics import CONTENT_TYPE
-from .models import ApiError, Health, History, Leaderboard, Player, RaceRecord
+from .models import ErrorAnswer, Health, LeaderboardAnswer, PlayerProfile, RaceHistory, RaceReplay
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -110,18 +110,18 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              also=(HTTPStatus.SERVICE_UNAVAILABLE,)),
     Endpoint("/metrics", "Prometheus' text format: connections, races, plays, errors, closes,"
              " store latency.", CONTENT_TYPE, ()),
-    Endpoint("/api/leaderboard", "Rated, settled players, best first.", Leaderboard,
+    Endpoint("/api/leaderboard", "Rated, settled players, best first.", LeaderboardAnswer,
              (HTTPStatus.BAD_REQUEST, *_STORE_ERRORS), (limit(LEADERBOARD_LIMIT),)),
-    Endpoint("/api/players/{name}", "A player's profile.", Player,
+    Endpoint("/api/players/{name}", "A player's profile.", PlayerProfile,
              (HTTPStatus.NOT_FOUND, *_STORE_ERRORS)),
     Endpoint("/api/players/{name}/races", "A player's finished races, newest first, a page"
-             " at a time.", History, (HTTPStatus.BAD_REQUEST, HTTPStatus.NOT_FOUND,
+             " at a time.", RaceHistory, (HTTPStatus.BAD_REQUEST, HTTPStatus.NOT_FOUND,
                                       *_STORE_ERRORS),
              (limit(HISTORY_LIMIT), Query("before", "The `next` of the page before: races"
                                           " older than this one.",
                                           {"type": "string", "pattern": GAME_ID_PATTERN}))),
     Endpoint("/api/races/{game_id}", "A finished race: enough to replay and verify it.",
-             RaceRecord, (HTTPStatus.NOT_FOUND, *_STORE_ERRORS)),
+             RaceReplay, (HTTPStatus.NOT_FOUND, *_STORE_ERRORS)),
     Endpoint("/api/openapi.json", "This document.", "application/json", _API_ERRORS),
 )  # fmt: skip
 """Every path of the API today; the browser client's files at ``/`` are not in it."""
@@ -129,7 +129,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
 
 def document(endpoints: tuple[Endpoint, ...] = ENDPOINTS) -> dict[str, Any]:
     """The OpenAPI 3.1 document of ``endpoints``."""
-    wanted: dict[_Key, None] = {(ApiError, "serialization"): None}
+    wanted: dict[_Key, None] = {(ErrorAnswer, "serialization"): None}
     wanted.update({schema: None for endpoint in endpoints for schema in endpoint.schemas()})
     refs, defs = models_json_schema(list(wanted), ref_template=_REF)
     ref = {key: refs[key] for key in wanted}
@@ -164,7 +164,7 @@ def _operation(endpoint: Endpoint, ref: dict[_Key, Any]) -> dict[str, Any]:
     responses = {"200": {"description": described, "content": content}}
     for status in endpoint.also:
         responses[str(status.value)] = {"description": status.phrase, "content": content}
-    error = {"application/json": {"schema": ref[ApiError, "serialization"]}}
+    error = {"application/json": {"schema": ref[ErrorAnswer, "serialization"]}}
     for status in endpoint.errors:
         responses[str(status.value)] = {"description": _ERRORS[status], "content": error}
     operation: dict[str, Any] = {"summary": endpoint.summary, "responses": responses}

@@ -7,17 +7,17 @@ from http import HTTPStatus
 from openapi_spec_validator import validate
 from pydantic import Field
 
-from server.http.models import Answer
+from server.http.models import ApiAnswer
 from server.http.openapi import ENDPOINTS, Endpoint, document
 
 
-class Ban(Answer):
+class Ban(ApiAnswer):
     """A body an admin path might take."""
 
     reason: str = Field(max_length=200)
 
 
-class Banned(Answer):
+class Banned(ApiAnswer):
     name: str
     banned: bool
 
@@ -58,6 +58,6 @@ def test_an_admin_path_with_a_body_and_a_token_is_one_entry() -> None:
 
 def test_a_summary_says_result_and_reason_as_game_over_does() -> None:
     schemas = document()["components"]["schemas"]
-    reason = schemas["RaceSummary"]["properties"]["reason"]
+    reason = schemas["PastRace"]["properties"]["reason"]
     assert "cleared" in reason["enum"] and "aborted" in reason["enum"]
-    assert schemas["RaceSummary"]["properties"]["result"]["enum"] == ["win", "draw"]
+    assert schemas["PastRace"]["properties"]["result"]["enum"] == ["win", "draw"]
