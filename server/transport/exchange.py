@@ -120,7 +120,8 @@ class Exchange(Outbox, asyncio.BufferedProtocol):
             response = INTERNAL_ERROR
         self._waiting = False
         self._respond(response)
-        self.transport.resume_reading()  # to the client's end of the stream, discarding
+        if not self._gone:
+            self.transport.resume_reading()  # to the client's end of the stream, discarding
 
     def _refused_unread(self) -> None:
         """A GET websockets gave up on without an answer (a body, a bad line): say so first."""
