@@ -80,13 +80,7 @@ class GameServer:
         self.store = store
         self.clock = clock
         self._limiter = limiter
-        self.lobby = Lobby(
-            rng=secrets.SystemRandom(),
-            idle_limit=settings.idle_timeout,
-            grace=settings.grace,
-            wrong_codes_per_hour=settings.wrong_codes_per_ip,
-            rated_per_day=settings.rated_per_day,
-        )
+        self.lobby = _lobby(settings)
         self.api = Api(store, settings.http_per_ip, clock)
         self.closing = False
         self._listener: Listener[Conn] | None = None
@@ -98,22 +92,26 @@ class GameServer:
         self.hellos = Hellos(self)
         self.reception = Reception(self)
         self._closed: asyncio.Future[None] | None = None
-        self.peers: Peers = Alone()
-        """The other workers, if there are any (server/peers.py)."""
-        if redis:  # several workers: they share the lobby through Redis
-            self.peers = Cluster(
-                redis,
-                worker,
-                lobby=self.lobby,
-                store=store,
-                settings=settings,
-                clock=clock,
-                metrics=self.metrics,
-            )
+        self.peers = self._peers(redis, worker)
         self._delivery = Delivery(
             self._conns, store, self.peers, self.metrics, self._timers, refused=self._refused
         )
         self.identities = Identities(store, settings, clock, self.metrics, self.peers)
+
+    def _peers(self, redis: str, worker: str) -> Peers:
+        """The other workers (server/peers.py): those sharing the lobby through Redis at
+        ``redis``, if there is one; else this process is alone."""
+        if not redis:
+            return Alone()
+        return Cluster(
+            redis,
+            worker,
+            lobby=self.lobby,
+            store=self.store,
+            settings=self.settings,
+            clock=self.clock,
+            metrics=self.metrics,
+        )
 
     # -- life cycle ------------------------------------------------------------
 
@@ -317,3 +315,14 @@ class GameServer:
 
     def _tick(self, key: str) -> None:
         self.deliver(self.lobby.tick(key, self.clock()), "", None)
+
+
+def _lobby(settings: Settings) -> Lobby:
+    """The lobby core of a server with ``settings``, dealing from the system's randomness."""
+    return Lobby(
+        rng=secrets.SystemRandom(),
+        idle_limit=settings.idle_timeout,
+        grace=settings.grace,
+        wrong_codes_per_hour=settings.wrong_codes_per_ip,
+        rated_per_day=settings.rated_per_day,
+    )
