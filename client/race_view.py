@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import engine
     from protocol import BoardStatus, BotRequest, GameOver, RatingChange, WireBoard
 
-    from .bests import PracticeBest
+    from .bests import Best, PracticeBest
     from .dealcheck import DealCheck
 
 __all__ = ["Outcome", "RaceView", "Waiting"]
@@ -108,6 +108,8 @@ class RaceView:
     over: Outcome | None = None
     deal_check: DealCheck | None = None
     best: PracticeBest | None = None
+    target: Best | None = None
+    """In practice: the personal best for these rules when the deal began, the time to beat."""
     rematch_offered: bool = False
     rematch_asked: bool = False
     resyncing: bool = False
@@ -173,7 +175,7 @@ class RaceView:
         return self.idle_deadline - now
 
     def record_play(self, seat: int, count: int, t_ms: int) -> None:
-        """Seat ``seat`` reached ``count`` cards at ``t_ms`` (for the margin at the end)."""
+        """Seat ``seat`` reached ``count`` cards at ``t_ms`` (a practice's time at its end)."""
         while len(self.reached) <= seat:
             self.reached.append({})
         self.reached[seat][count] = t_ms

@@ -79,7 +79,7 @@ from .words import error_words, outcome_words
 if TYPE_CHECKING:
     from protocol import BotRequest, ClientMessage, Limits, ServerMessage
 
-    from .bests import PracticeBest
+    from .bests import Best, PracticeBest
     from .lookups import Answer, Query
 
 __all__ = ["ClientState", "Link", "Outcome", "RaceView", "Waiting", "outcome_words"]
@@ -130,8 +130,11 @@ class ClientState:
         self.link, self.attempt, self.retry_at = link, attempt, retry_at
         self.link_reason = "" if link == "online" else reason
 
-    def begin_practice(self, board: engine.Board, rules: Rules, now: float) -> None:
-        """A one-board race with no server (``flowergarden practice``)."""
+    def begin_practice(
+        self, board: engine.Board, rules: Rules, now: float, target: Best | None = None
+    ) -> None:
+        """A one-board race with no server (``flowergarden practice``) against ``target``,
+        the personal best for ``rules``."""
         self.race = RaceView(
             game_id="practice",
             seat=0,
@@ -142,6 +145,7 @@ class ClientState:
             seq=0,
             started_at=now,
             reached=[{}],
+            target=target,
         )
         self.race.relabel()
         self.note("")

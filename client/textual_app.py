@@ -219,7 +219,8 @@ class FlowerGardenApp(App[int]):
         self.push_screen(NameScreen(event.reason, value=event.name), self._connect)
 
     def on_dealt(self, event: Dealt) -> None:
-        self.state.begin_practice(event.board, event.rules, self.clock())
+        target = self.bests.get(practice_key(event.rules))
+        self.state.begin_practice(event.board, event.rules, self.clock(), target)
         self._practice_best()
         self.sync()
 

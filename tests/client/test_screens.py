@@ -230,7 +230,7 @@ async def test_the_result_names_a_time_out_and_checks_the_deal():
         await a.until_shown("You lost ann timed out: no play for 60 s")
         text = flat(await a.text())
         assert "has more cards" not in text
-        assert "ann 0/52 · bob 1/52 in 2.0 s" in text
+        assert "ann 0/52 · bob 1/52, last card at 2.0 s, 1 card ahead" in text
         assert "deal verified" in text
 
 
@@ -250,7 +250,8 @@ async def test_a_clear_shows_the_time_and_the_margin():
         await server.push(*moves, over)
         await a.until_shown("You won ann cleared every card")
         text = flat(await a.text())
-        assert "ann cleared in 41.6 s, 8.0 s ahead · bob 40/52 in 40.0 s" in text
+        # bob's last card was before ann's clear: the margin is in cards, bob's is no finish.
+        assert "ann cleared in 41.6 s, 12 cards ahead · bob 40/52, last card at 40.0 s" in text
         assert "deal verified" in text
 
 
