@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from protocol import BotRequest, Rules
 
 from .card_faces import glyphs_supported
-from .failures import url_problem
+from .failures import url_problem, websocket_url
 from .levels import DEFAULT_LEVEL, LEVELS
 from .options import DEFAULT_SERVER, RACE_RULES, Options
 
@@ -128,7 +128,8 @@ def _parser() -> argparse.ArgumentParser:
         "--server",
         default=DEFAULT_SERVER,
         metavar="URL",
-        help=f"the race server's websocket URL (default: {DEFAULT_SERVER})",
+        help="the race server: its websocket URL, or the address of its page in a browser "
+        f"(http://HOST:PORT, taken as ws://HOST:PORT/ws; https as wss) (default: {DEFAULT_SERVER})",
     )
     parser.add_argument(
         "--name",
@@ -188,7 +189,8 @@ def parse_args(argv: Sequence[str] | None = None, *, encoding: str | None = None
     if args.command == "practice":
         rules = Rules(winnable_only=args.winnable_only, redeals=args.redeals)
         return Options(name=args.name, rules=rules, ascii=ascii, practice=True, seed=args.seed)
-    problem = url_problem(args.server)
+    server = websocket_url(args.server)
+    problem = url_problem(server)
     if problem is not None:
         parser.error(problem)
     rules = _race_rules(parser, args)
@@ -201,7 +203,7 @@ def parse_args(argv: Sequence[str] | None = None, *, encoding: str | None = None
     elif args.room:
         action = "join_room"
     return Options(
-        server=args.server,
+        server=server,
         name=args.name,
         action=action,
         room=args.room or "",
