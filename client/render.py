@@ -89,11 +89,11 @@ def render_topbar(state: ClientState, now: float) -> Text:
         if race.seat is None:
             text.append(" (watching)")
     if race is not None:
-        live_clock = race.clock_deadline is not None and race.over is None
+        left = race.clock_left(now)
+        live_clock = left is not None and race.over is None
         text.append(f" · {rules_words(race.rules, clock=not live_clock)}")
         text.append(f" · time {stopwatch_text(race.elapsed(now))}", style="bold")
-        if race.clock_deadline is not None and live_clock:
-            left = race.clock_deadline - now
+        if left is not None and live_clock:
             style = "bold red" if left < 30 else "bold"
             text.append(f" · {clock_text(left)} left", style=style)
     text.append("  ")

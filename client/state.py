@@ -27,7 +27,9 @@ dropped, and the client says so, instead of showing a race that every key
 would be refused in (``not_in_game``).
 
 Time: the stopwatch runs from ``game_start`` (or from ``game_state``'s
-``elapsed_ms``), the race's clock from its time limit (or ``clock_left_ms``),
+``elapsed_ms``), the race's clock from its time limit (or ``clock_left_ms``);
+both stand still while the line is down, until ``game_state`` gives the server's
+time again (a server that was down does not count that time either),
 and one's own idle limit (``welcome.limits.idle_s``) restarts at the deal, at
 each of one's own plays and redeals the server acknowledges, and on coming
 back. At ``game_over`` the deal is checked against the revealed seeds
@@ -125,10 +127,19 @@ class ClientState:
         self.notice, self.notice_is_error = text, error
 
     def set_link(
-        self, link: Link, attempt: int = 0, retry_at: float | None = None, reason: str = ""
+        self,
+        link: Link,
+        now: float,
+        attempt: int = 0,
+        retry_at: float | None = None,
+        reason: str = "",
     ) -> None:
+        """The line's state; a line gone down holds the race's stopwatch and clock, which
+        start again from the server's own time when it sends the race (``game_state``)."""
         self.link, self.attempt, self.retry_at = link, attempt, retry_at
         self.link_reason = "" if link == "online" else reason
+        if link != "online" and self.race is not None:
+            self.race.hold(now)
 
     def begin_practice(
         self, board: engine.Board, rules: Rules, now: float, target: Best | None = None

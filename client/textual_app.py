@@ -211,8 +211,9 @@ class FlowerGardenApp(App[int]):
         return BotRequest(after_s=left, level=waiting.bot.level)
 
     def on_link_changed(self, event: LinkChanged) -> None:
-        retry_at = None if event.delay is None else self.clock() + event.delay
-        self.state.set_link(event.link, event.attempt, retry_at, event.reason)
+        now = self.clock()
+        retry_at = None if event.delay is None else now + event.delay
+        self.state.set_link(event.link, now, event.attempt, retry_at, event.reason)
         self.sync()
 
     def on_name_refused(self, event: NameRefused) -> None:

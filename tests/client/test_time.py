@@ -27,6 +27,29 @@ def racing(now: float = 100.0, *, idle_s: float = 60, rules: Rules = PLAIN) -> C
     return state
 
 
+def test_the_stopwatch_and_the_clock_stand_still_while_the_line_is_down():
+    """No jump back: held from the drop, then the server's elapsed_ms from game_state."""
+    clocked = PLAIN.model_copy(update={"time_limit_s": 300})
+    state = racing(100.0, rules=clocked)
+    state.set_link("reconnecting", 130.0, 1, 131.0, "the connection to x:80 dropped")
+    race = state.race
+    assert race is not None
+    for now in (130.0, 160.0, 190.0):
+        assert race.elapsed(now) == 30.0 and race.clock_left(now) == 270.0
+        assert "time 0:30 · 4:30 left" in render_topbar(state, now).plain
+    assert race.idle_left(150.0) is None  # nothing can be played: no countdown either
+    state.set_link("online", 190.0)
+    assert race.elapsed(195.0) == 30.0  # until the server says where the race is
+    board = dealt(0)
+    resumed_at = game_state(
+        [board, board], seq=0, elapsed_ms=32_000, clock_left_ms=268_000, rules=clocked
+    )
+    state.apply(resumed_at, 200.0)
+    resumed = state.race
+    assert resumed is not None and resumed.elapsed(201.0) == 33.0
+    assert resumed.clock_left(201.0) == 267.0
+
+
 def test_time_words():
     assert seconds_text(41_249) == "41.2 s"
     assert seconds_text(3_100) == "3.1 s"
