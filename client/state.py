@@ -296,6 +296,8 @@ class ClientState:
             limit = message.rules.time_limit_s
             race.clock_deadline = None if limit is None else now + limit
         else:
+            if message.seq == 0 and race.dealt is None:
+                race.dealt = list(message.boards)  # nothing has happened yet: as dealt
             race.started_at = now - message.elapsed_ms / 1000
             left = message.clock_left_ms
             race.clock_deadline = None if left is None else now + left / 1000
