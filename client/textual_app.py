@@ -41,6 +41,7 @@ from .practice import Dealt, Practice
 from .render import player_names
 from .screens import BrowseScreen, LobbyScreen, NameScreen, RaceScreen, ReplayScreen, StateScreen
 from .state import ClientState, outcome_words
+from .terminal import TerminalWatch
 from .tokens import TokenStore
 
 if TYPE_CHECKING:
@@ -58,6 +59,8 @@ __all__ = ["Backend", "FlowerGardenApp"]
 
 LOBBY_POLL = 3.0
 """Seconds between lobby snapshots while the lobby is on screen (the server pushes none)."""
+TERMINAL_GONE = 1
+"""The exit code when the terminal went away under the app."""
 REPLAY_TICK = 0.05
 """Seconds between a replay's steps on screen: at 8x a bot's card every 40 ms keeps up."""
 
@@ -101,10 +104,13 @@ class FlowerGardenApp(App[int]):
         self._start = self._first_action(options)
         self._welcomed = False
         self._polled = 0.0
+        self._terminal = TerminalWatch(-1)
 
     # -- start -----------------------------------------------------------------
 
     def on_mount(self) -> None:
+        # A test runs headless, on no terminal; a real run watches the one it started on.
+        self._terminal = TerminalWatch(-1 if self.is_headless else None)
         self.set_interval(0.5, self._tick)
         self.set_interval(REPLAY_TICK, self._replay_tick)
         if self.options.practice:
@@ -343,6 +349,9 @@ class FlowerGardenApp(App[int]):
             screen.redraw(now)
 
     def _tick(self) -> None:
+        if self._terminal.gone():
+            self.exit(TERMINAL_GONE)  # nobody to show anything to (client/terminal.py)
+            return
         now = self.clock()
         if (
             self.state.race is None
