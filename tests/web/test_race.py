@@ -39,7 +39,9 @@ def test_quick_match_to_game_over_and_a_rematch(web, new_page) -> None:
         expect(result.locator(".headline")).to_have_text(headline)
         expect(result).to_contain_text(f"{ann_name} cleared every card")
         expect(result).to_contain_text(
-            re.compile(rf"{ann_name} cleared in \d+\.\d s, \d+\.\d s ahead .* {bob_name} 2/52 in")
+            re.compile(
+                rf"{ann_name} cleared in \d+\.\d s, 50 cards ahead .* {bob_name} 2/52, last card at"
+            )
         )
         expect(result.locator("[data-deal]")).to_have_attribute("data-deal", "verified")
         expect(result.locator("[data-deal]")).to_have_text("deal verified")

@@ -1,7 +1,7 @@
 // One race as this page sees it (client/race_view.py): both boards, kept in step by
 // applying each event with the board's own moves, the statuses, the times, and the end.
 // Times are of two kinds: this page's clock (performance.now() in seconds) for what it
-// counts down, and the server's t_ms for what it reports (reached, times_ms).
+// counts down, and the server's t_ms for what it reports (times_ms).
 
 import { Board } from "./board.js";
 import { assignLabels } from "./keys.js";
@@ -25,7 +25,6 @@ export class Race {
     this.idleS = idleS;
     this.labels = same ? new Map(previous.labels) : new Map();
     this.dealt = kept?.dealt ?? null;
-    this.reached = kept?.reached ?? [{}, {}];
     this.sent = [];
     this.over = null;
     this.dealCheck = null;
@@ -134,7 +133,6 @@ export class Race {
       if (!board.isLegal(message.card)) return false;
       board.play(message.card);
       if (board.count !== message.count) return false;
-      this.reached[seat][message.count] = message.t_ms;
       const sent = this.sent.indexOf(message.card);
       if (seat === this.seat && sent >= 0) this.sent.splice(sent, 1);
       this.statuses[seat] = message.status;

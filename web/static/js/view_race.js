@@ -8,7 +8,7 @@ import { byId, h, setText, swap } from "./dom.js";
 import { morph } from "./morph.js";
 import { outcomeOf, resultView } from "./view_result.js";
 import { clockText, IDLE_WARNING, stopwatchText } from "./timing.js";
-import { isRacing, playerNames, ratingText, rulesWords, STATUS_WORDS } from "./words.js";
+import { idleLeftWords, isRacing, playerNames, ratingText, rulesWords, STATUS_WORDS } from "./words.js";
 
 function boardHeader(race, seat) {
   const name = playerNames(race.players, race.bots)[seat];
@@ -155,5 +155,5 @@ export function tickRace(state, now) {
   // The alert's words are set once as the warning shows (and so are said once); the
   // seconds beside them change without being announced every second.
   setText(byId("idle-alert"), warn ? `No play for ${race.idleS} s times you out:` : "");
-  if (warn) setText(byId("idle-left"), `${clockText(left)} left to play or redeal`);
+  if (warn) setText(byId("idle-left"), idleLeftWords(clockText(left), race.board.redealsLeft > 0));
 }
