@@ -17,6 +17,8 @@ export class Race {
     this.players = [...message.players];
     this.bots = [...(message.bots ?? [])];
     this.ratings = [...(message.ratings ?? [])];
+    /** Whether each seat's rating is provisional, as far as known (welcome, the API); null: not known. */
+    this.provisional = this.ratings.map(() => null);
     this.rules = message.rules;
     this.boards = message.boards.map((board) => Board.fromWire(board));
     this.statuses = message.boards.map((board) => board.status);

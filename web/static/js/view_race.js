@@ -22,7 +22,8 @@ function boardHeader(race, seat) {
 function barView(race) {
   const names = playerNames(race.players, race.bots).map((name, seat) => {
     const rating = race.ratings[seat];
-    return rating === null || rating === undefined ? name : `${name} (${ratingText(rating)})`;
+    if (rating === null || rating === undefined) return name;
+    return `${name} ${ratingText({ rating, provisional: race.provisional[seat] })}`;
   });
   const liveClock = race.clockDeadline !== null && race.over === null;
   const counts = race.players.map((name, seat) => `${name} ${race.boards[seat].count}/52`).join(" · ");
