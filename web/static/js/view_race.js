@@ -106,6 +106,7 @@ function renderControls(race) {
   byId("key-hints").hidden = !live;
   const redeal = byId("redeal");
   redeal.hidden = !race.rules.redeals;
+  byId("redeal-hint").hidden = !race.rules.redeals; // no redeal: none is named
   const board = race.board;
   redeal.disabled = !(race.canPlay && board.redealsLeft > 0 && board.playable().length === 0);
   byId("resign").disabled = !live;
