@@ -18,6 +18,7 @@ __all__ = [
     "LOBBY_HELP",
     "NO_BEST",
     "PRACTICE",
+    "QUESTIONS",
     "REMATCH_ID",
     "TO_BEAT",
     "count_words",
@@ -208,6 +209,13 @@ KEY_WORDS: dict[str, tuple[str, str, str]] = {
 The race screen lists only the keys that work where the player is
 (:func:`client.screens.race_screen.race_keys`): footer, help and keys come from one list.
 """
+
+QUESTIONS = {
+    "resign": "Resign this race? (y/n)",
+    "give_up": "Give this deal up? (y/n)",
+    "quit_race": "Quit now? The race goes on without you. (y/n)",
+}
+"""What the race screen asks before a key that cannot be taken back (by the key's name)."""
 
 _HELP_TITLES = {
     "practice": "Practice: clear the layout as fast as you can",

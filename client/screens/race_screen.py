@@ -19,7 +19,7 @@ from ..keys import BED_KEYS, BOUQUET_KEYS
 from ..messages import BackToLobby, CardKey, CardTyped, Command, Notice
 from ..render import render_idle, render_link_reason, render_topbar
 from ..result import render_result
-from ..words import KEY_WORDS, REMATCH_ID, key_help, key_hints
+from ..words import KEY_WORDS, QUESTIONS, REMATCH_ID, key_help, key_hints
 from .base import StateScreen, TextView
 from .boards import BoardView
 from .browse import ProfileScreen
@@ -148,8 +148,8 @@ class RaceScreen(StateScreen):
             "redeal": lambda: self._redeal(race),
             "new_deal": lambda: self.post_message(Command(Rematch())),
             "rematch": lambda: self.post_message(Command(Rematch(id=REMATCH_ID))),
-            "resign": lambda: self._resign("Resign this race? (y/n)"),
-            "give_up": lambda: self._resign("Give this deal up? (y/n)"),
+            "resign": lambda: self._resign(QUESTIONS["resign"]),
+            "give_up": lambda: self._resign(QUESTIONS["give_up"]),
             "profile": lambda: self._opponent(race),
             "quit": lambda: self.app.exit(0),
             "quit_race": self._quit,
@@ -195,8 +195,7 @@ class RaceScreen(StateScreen):
             if yes:
                 self.app.exit(0)
 
-        question = "Quit now? The race goes on without you. (y/n)"
-        self.app.push_screen(ConfirmScreen(question), confirmed)
+        self.app.push_screen(ConfirmScreen(QUESTIONS["quit_race"]), confirmed)
 
     # -- the card prompt -------------------------------------------------------
 
