@@ -91,10 +91,12 @@ services:  ## install the Debian packages the tests use: PostgreSQL, Redis, chro
 serve: $(STAMP)  ## run the race server on $(HOST):$(PORT) with SQLite file $(DB)
 	$(BIN)/flowergarden-server --host $(HOST) --port $(PORT) --db $(DB)
 
+# NAME goes to the client as one word, whatever it holds (quotes too): a name the
+# server will not take is refused by the server's name rule, in its words.
 play: $(STAMP)  ## race from this terminal against the server on $(HOST):$(PORT)
-	$(BIN)/flowergarden --server ws://$(HOST):$(PORT)/ws $(if $(NAME),--name $(NAME))
+	$(BIN)/flowergarden --server ws://$(HOST):$(PORT)/ws $(if $(NAME),--name '$(subst ','\'',$(NAME))')
 
-practice: $(STAMP)  ## a single-player game, no server
+practice: $(STAMP)  ## race the clock alone on a winnable layout, no server
 	$(BIN)/flowergarden practice
 
 test: lint typecheck schema-js pytest  ## everything CI checks: lint, types, tests
