@@ -27,6 +27,7 @@ def race_start(race: RaceState) -> RaceStart:
     dealing, seeds = stored(race.dealers)
     first, second = race.player_ids
     name0, name1 = race.names
+    first_seat, second_seat = race.seats
     return RaceStart(
         game_id=race.game_id,
         rules_json=race.rules_json,
@@ -35,6 +36,7 @@ def race_start(race: RaceState) -> RaceStart:
         player_ids=(first, second),
         names=(name0, name1),
         ratings=race.ratings,
+        bots=(first_seat.info.bot, second_seat.info.bot),
     )
 
 
@@ -101,6 +103,7 @@ def game_over(race: RaceState, winner: int | None, reason: str) -> GameOver:
             "times_ms": [seat.last_card_ms() for seat in race.seats],
             "seeds": race.seeds,
             "ratings": ratings,
+            "unrated": race.unrated,
             "seq": race.seq,
         }
     )
@@ -129,4 +132,6 @@ def finished_race(race: RaceState, now: float) -> RaceRecord:
         counts=(over.counts[0], over.counts[1]),
         ratings=race.ratings,
         ratings_after=race.ratings_after,
+        unrated=race.unrated,
+        fair_play=race.fair_play,
     )

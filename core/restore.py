@@ -81,8 +81,8 @@ def _rebuilt(
     """The race of ``start``, not started, and True; or, if ``start`` cannot be read, a
     race with default rules and blank deals, and False, for :func:`restore` to abort."""
     seats = (
-        SeatInfo(start.player_ids[0], start.names[0]),
-        SeatInfo(start.player_ids[1], start.names[1]),
+        SeatInfo(start.player_ids[0], start.names[0], start.bots[0]),
+        SeatInfo(start.player_ids[1], start.names[1], start.bots[1]),
     )
     try:
         rules = Rules.model_validate(json.loads(start.rules_json))
