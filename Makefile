@@ -133,13 +133,14 @@ schema-js:  ## install ajv for the schema tests (tests/schema_js), when npm is t
 stats: $(STAMP)  ## deal statistics with 95% confidence intervals
 	$(BIN)/python -m engine stats --deals 200000
 
-bench: $(BENCH_STAMP)  ## the benchmarks: engine, cores, store, restoring races, load, bots, then several workers (about 18 minutes)
+bench: $(BENCH_STAMP)  ## the benchmarks: engine, cores, store, restoring races, load, bots, fair play, then several workers (about 21 minutes)
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.core
 	$(BIN)/python -m bench.store
 	$(BIN)/python -m bench.restore
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.bots
+	$(BIN)/python -m bench.fairplay
 	$(BIN)/python -m bench.cluster
 	$(BIN)/python -m bench.bus
 

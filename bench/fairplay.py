@@ -234,6 +234,7 @@ class ClientRow:
     reasons: dict[str, int]
     """How many races each rule flagged."""
     median_fast: float
+    least_fast: int
     median_reaction_spread: float | None
     median_gap_spread: float | None
     median_cv: float
@@ -266,6 +267,7 @@ def client_races(name: str, trials: int, seed: int = 1) -> ClientRow:
         within_three=within / trials,
         reasons=reasons,
         median_fast=statistics.median(fast),
+        least_fast=min(fast),
         median_reaction_spread=round(statistics.median(spreads), 3) if spreads else None,
         median_gap_spread=round(statistics.median(gaps), 3) if gaps else None,
         median_cv=round(statistics.median(cvs), 3),
@@ -289,13 +291,16 @@ def bot_table(rows: list[BotRow]) -> str:
 
 
 def client_table(rows: list[ClientRow]) -> str:
-    head = f"{'client':<30} trials race 1 within 3  fast  spread: reactions  gaps    CV  reasons"
+    head = (
+        f"{'client':<30} trials race 1 within 3  fast (least)  spread: reactions  gaps"
+        "    CV  reasons"
+    )
     lines = [head]
     for r in rows:
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(r.reasons.items())) or "-"
         lines.append(
             f"{r.client:<30} {r.trials:>6} {r.first:>6.0%} {r.within_three:>8.0%}"
-            f" {r.median_fast:>5.0f} {_num(r.median_reaction_spread):>18}"
+            f" {r.median_fast:>5.0f} {r.least_fast:>7} {_num(r.median_reaction_spread):>18}"
             f" {_num(r.median_gap_spread):>5} {r.median_cv:>5.2f}  {reasons}"
         )
     return "\n".join(lines)

@@ -68,9 +68,9 @@ FAST_ALLOWED = 5
 """Plays under :data:`FLOOR_S` a race allows a seat before flagging it."""
 MIN_PLAYS = 20
 """Plays a seat must have made before its spreads are measured at all."""
-REACTION_SPREAD_MIN = 0.15
+REACTION_SPREAD_MIN = 0.10
 """The spread of a seat's reactions under which its timing is too regular for a hand."""
-GAP_SPREAD_MIN = 0.06
+GAP_SPREAD_MIN = 0.05
 """The spread of the gaps between a seat's plays under which it is too regular."""
 
 

@@ -18,12 +18,18 @@ the lobby keeps the rest out before a rated race starts (docs/fair-play.md,
   ``rate_limited``. Each is a token bucket (:class:`~core.limits.AddressLimit`,
   keyed by pair or by player) that refills over the day.
 
-An address the lobby does not know (``""``) matches no other. Everything takes
-``now``; nothing here sends anything.
+Only a public address tells players apart (:func:`origin`): an IPv4 address,
+or an IPv6 address's /64 (one subscriber's network, whose addresses a farm
+could take in turn). A loopback or private address (a proxy in front of the
+server, a LAN) and one the lobby was not told (``""``) match no other: the
+rule is off where the server cannot see who connects, rather than barring
+everyone behind one proxy from rated races. Everything takes ``now``; nothing
+here sends anything.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -33,7 +39,14 @@ from .limits import AddressLimit
 if TYPE_CHECKING:
     from .lobby_player import LobbyPlayer
 
-__all__ = ["AGAINST_PROVISIONAL", "BARRED_AT", "RATED_LIMITS", "RatedGate", "RatedLimits"]
+__all__ = [
+    "AGAINST_PROVISIONAL",
+    "BARRED_AT",
+    "RATED_LIMITS",
+    "RatedGate",
+    "RatedLimits",
+    "origin",
+]
 
 AGAINST_PROVISIONAL = 10
 """Rated races a day a player may race against provisional opponents."""
@@ -115,7 +128,10 @@ class RatedGate:
         return None
 
     def _one_address(self, first: LobbyPlayer, second: LobbyPlayer) -> bool:
-        return self.limits.one_address and first.address != "" and first.address == second.address
+        if not self.limits.one_address:
+            return False
+        where = origin(first.address)
+        return where is not None and where == origin(second.address)
 
     def _provisional_allows(self, first: LobbyPlayer, second: LobbyPlayer, now: float) -> bool:
         return all(
@@ -123,6 +139,22 @@ class RatedGate:
             for player, opponent in ((first, second), (second, first))
             if opponent.rating.provisional
         )
+
+
+def origin(address: str) -> str | None:
+    """Who is behind ``address``, as far as it tells: the public IPv4 address, or the /64
+    of a public IPv6 one; None for a loopback, private or unreadable address."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if not ip.is_global:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 def _pair(a: str, b: str) -> str:

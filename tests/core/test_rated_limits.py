@@ -11,7 +11,7 @@ import engine
 from core.events import Output, Refused
 from core.glicko2 import NEW, Glicko
 from core.lobby import QUEUE, Lobby
-from core.rated import AGAINST_PROVISIONAL, BARRED_AT, RATED_LIMITS, RatedLimits
+from core.rated import AGAINST_PROVISIONAL, BARRED_AT, RATED_LIMITS, RatedLimits, origin
 from protocol import (
     BotRequest,
     Cancel,
@@ -92,7 +92,7 @@ def race_once(lobby: Lobby, first: str, second: str, now: float, plays: float = 
 
 
 def test_quick_match_never_pairs_two_of_one_address_for_a_rated_race() -> None:
-    lobby = lobby_of(("ann", "10.0.0.1"), ("bob", "10.0.0.1"), ("cat", "10.0.0.2"))
+    lobby = lobby_of(("ann", "11.0.0.1"), ("bob", "11.0.0.1"), ("cat", "11.0.0.2"))
     lobby.handle("ann", Seek(rules=RATED), 0.0)
     assert starts(lobby.handle("bob", Seek(rules=RATED), 0.0)) == []
     assert lobby.snapshot().seeking == 2
@@ -100,34 +100,49 @@ def test_quick_match_never_pairs_two_of_one_address_for_a_rated_race() -> None:
     assert start.players == ["Ann", "Cat"]  # the first seeker another address may race
 
 
-def test_unrated_races_and_unknown_addresses_are_not_kept_apart() -> None:
-    lobby = lobby_of(("ann", "10.0.0.1"), ("bob", "10.0.0.1"))
-    lobby.handle("ann", Seek(rules=SPEED), 0.0)
-    assert starts(lobby.handle("bob", Seek(rules=SPEED), 0.0))
-    lobby = lobby_of(("ann", ""), ("bob", ""))  # an address the lobby was not told
+@pytest.mark.parametrize(
+    ("address", "rules", "limits"),
+    [
+        ("11.0.0.1", SPEED, RATED_LIMITS),  # unrated: anyone
+        ("", RATED, RATED_LIMITS),  # an address the lobby was not told
+        ("127.0.0.1", RATED, RATED_LIMITS),  # a proxy on this machine: says nothing
+        ("172.18.0.3", RATED, RATED_LIMITS),  # a proxy on a private network
+        ("11.0.0.1", RATED, RatedLimits(one_address=False)),  # the rule turned off
+    ],
+)
+def test_what_says_nothing_of_who_connects_keeps_nobody_apart(
+    address: str, rules: Rules, limits: RatedLimits
+) -> None:
+    lobby = lobby_of(("ann", address), ("bob", address), rated_limits=limits)
+    lobby.handle("ann", Seek(rules=rules), 0.0)
+    assert starts(lobby.handle("bob", Seek(rules=rules), 0.0))
+
+
+def test_an_address_is_its_public_ipv4_or_its_ipv6_slash_64() -> None:
+    assert origin("11.0.0.1") == origin("::ffff:11.0.0.1") == "11.0.0.1"
+    assert origin("2001:4860::1") == origin("2001:4860::ab:1") == "2001:4860::/64"
+    assert origin("2001:4860:0:1::1") != origin("2001:4860::1")
+    assert [origin(a) for a in ("", "?", "127.0.0.1", "::1", "10.1.2.3", "fe80::1")] == [None] * 6
+    lobby = lobby_of(("ann", "2001:4860::1"), ("bob", "2001:4860::2"))
     lobby.handle("ann", Seek(rules=RATED), 0.0)
-    assert starts(lobby.handle("bob", Seek(rules=RATED), 0.0))
-    apart = RatedLimits(one_address=False)
-    lobby = lobby_of(("ann", "10.0.0.1"), ("bob", "10.0.0.1"), rated_limits=apart)
-    lobby.handle("ann", Seek(rules=RATED), 0.0)
-    assert starts(lobby.handle("bob", Seek(rules=RATED), 0.0))
+    assert starts(lobby.handle("bob", Seek(rules=RATED), 0.0)) == []
 
 
 def test_a_rated_room_cannot_be_joined_from_the_hosts_address() -> None:
-    lobby = lobby_of(("ann", "10.0.0.1"), ("bob", "10.0.0.1"), ("cat", "10.0.0.2"))
+    lobby = lobby_of(("ann", "11.0.0.1"), ("bob", "11.0.0.1"), ("cat", "11.0.0.2"))
     code = open_room(lobby, "ann")
     assert refusal(lobby, "bob", JoinRoom(code=code))[0] == "not_allowed"
     assert lobby.open_rooms() == [code]  # nothing changed
     assert starts(lobby.handle("cat", JoinRoom(code=code), 2.0))
     unrated = open_room(lobby, "bob", SPEED)
-    lobby.connect("dan", "Dan", 3.0, "10.0.0.1", SURE)
+    lobby.connect("dan", "Dan", 3.0, "11.0.0.1", SURE)
     assert starts(lobby.handle("dan", JoinRoom(code=unrated), 3.0))
 
 
 def test_a_rated_rematch_is_refused_once_both_are_at_one_address() -> None:
-    lobby = lobby_of(("ann", "10.0.0.1"), ("bob", "10.0.0.2"))
+    lobby = lobby_of(("ann", "11.0.0.1"), ("bob", "11.0.0.2"))
     race_once(lobby, "ann", "bob", 0.0)
-    lobby.connect("bob", "Bob", 5.0, "10.0.0.1", SURE)  # back, from Ann's address
+    lobby.connect("bob", "Bob", 5.0, "11.0.0.1", SURE)  # back, from Ann's address
     assert refusal(lobby, "ann", Rematch(), 6.0)[0] == "not_allowed"
 
 
@@ -135,8 +150,8 @@ def test_a_rated_rematch_is_refused_once_both_are_at_one_address() -> None:
 
 
 def test_a_player_races_provisional_opponents_rated_only_so_often_a_day() -> None:
-    farm = [(f"f{n:02}", f"10.1.0.{n}") for n in range(AGAINST_PROVISIONAL + 1)]
-    lobby = lobby_of(("ann", "10.0.0.1"), *farm, rating=NEW)
+    farm = [(f"f{n:02}", f"11.1.0.{n}") for n in range(AGAINST_PROVISIONAL + 1)]
+    lobby = lobby_of(("ann", "11.0.0.1"), *farm, rating=NEW)
     for n, (account, _) in enumerate(farm[:-1]):
         race_once(lobby, account, "ann", 10.0 * n)
     last, _ = farm[-1]
@@ -145,7 +160,7 @@ def test_a_player_races_provisional_opponents_rated_only_so_often_a_day() -> Non
     lobby.handle("ann", Seek(rules=RATED), now)
     assert starts(lobby.tick(QUEUE, now + 600.0)) == []  # any gap by now: the limit keeps them
     lobby.handle(last, Cancel(), now + 600.0)
-    lobby.connect("eve", "Eve", now, "10.2.0.1", SURE)  # an established player may race her
+    lobby.connect("eve", "Eve", now, "11.2.0.1", SURE)  # an established player may race her
     (start, _) = starts(lobby.handle("eve", Seek(rules=RATED), now + 600.0))
     assert set(start.players) == {"Ann", "Eve"}
 
@@ -153,7 +168,7 @@ def test_a_player_races_provisional_opponents_rated_only_so_often_a_day() -> Non
 def test_past_the_provisional_limit_a_rated_room_is_rate_limited_until_the_day_has_passed() -> None:
     lobby = Lobby(rng=random.Random(3), idle_limit=IDLE, grace=GRACE, rated_per_day=50,
                   rated_limits=RatedLimits(against_provisional=2))  # fmt: skip
-    for player_id, address in (("ann", "10.0.0.1"), ("bob", "10.0.0.2"), ("cat", "10.0.0.3")):
+    for player_id, address in (("ann", "11.0.0.1"), ("bob", "11.0.0.2"), ("cat", "11.0.0.3")):
         lobby.connect(player_id, player_id.title(), 0.0, address, NEW)
     race_once(lobby, "ann", "bob", 0.0)
     race_once(lobby, "ann", "cat", 10.0)
@@ -167,8 +182,8 @@ def test_past_the_provisional_limit_a_rated_room_is_rate_limited_until_the_day_h
 
 
 def test_a_player_flagged_past_the_threshold_is_refused_every_rated_start() -> None:
-    lobby = lobby_of(("ann", "10.0.0.1"), ("bob", "10.0.0.2"))
-    lobby.connect("ann", "Ann", 0.0, "10.0.0.1", SURE, flags=BARRED_AT)
+    lobby = lobby_of(("ann", "11.0.0.1"), ("bob", "11.0.0.2"))
+    lobby.connect("ann", "Ann", 0.0, "11.0.0.1", SURE, flags=BARRED_AT)
     assert refusal(lobby, "ann", Seek(rules=RATED))[0] == "not_allowed"
     assert refusal(lobby, "ann", CreateRoom(rules=RATED))[0] == "not_allowed"
     code = open_room(lobby, "bob")
@@ -176,13 +191,13 @@ def test_a_player_flagged_past_the_threshold_is_refused_every_rated_start() -> N
     assert code_is == "not_allowed" and "Ann" in why
     assert lobby.snapshot().seeking == 0 and lobby.open_rooms() == [code]
     lobby.handle("ann", Seek(rules=SPEED, bot=BotRequest(after_s=0, level=1)), 1.0)  # unrated: yes
-    lobby.connect("cat", "Cat", 2.0, "10.0.0.3", SURE, flags=BARRED_AT - 1)
+    lobby.connect("cat", "Cat", 2.0, "11.0.0.3", SURE, flags=BARRED_AT - 1)
     assert starts(lobby.handle("cat", JoinRoom(code=code), 2.0))  # one short of it: races rated
 
 
 def test_the_lobby_counts_flags_as_races_end_and_the_operator_clears_them() -> None:
-    lobby = lobby_of(("ann", "10.0.0.1"), ("bob", "10.0.0.2"), rated_per_day=50)
-    lobby.connect("ann", "Ann", 0.0, "10.0.0.1", SURE, flags=BARRED_AT - 1)
+    lobby = lobby_of(("ann", "11.0.0.1"), ("bob", "11.0.0.2"), rated_per_day=50)
+    lobby.connect("ann", "Ann", 0.0, "11.0.0.1", SURE, flags=BARRED_AT - 1)
     over = race_once(lobby, "ann", "bob", 0.0, plays=0.02)  # Ann plays at the rate limit
     assert over.unrated == "fair_play" and over.winner == 0 and over.reason == "cleared"
     assert lobby.player("ann").flags == BARRED_AT and lobby.player("bob").flags == 0
@@ -198,9 +213,9 @@ def test_the_lobby_counts_flags_as_races_end_and_the_operator_clears_them() -> N
 
 
 def bots_lobby() -> Lobby:
-    lobby = lobby_of(("ann", "10.0.0.1"), ("bob", "10.0.0.2"))
+    lobby = lobby_of(("ann", "11.0.0.1"), ("bob", "11.0.0.2"))
     for n, program in enumerate(("rob", "max")):
-        lobby.connect(program, program.title(), 0.0, f"10.9.0.{n}", SURE, bot=True)
+        lobby.connect(program, program.title(), 0.0, f"11.9.0.{n}", SURE, bot=True)
     return lobby
 
 
