@@ -114,7 +114,7 @@ class Race(RaceState):
             raise Refused("illegal_move", str(exc)) from None
         code = str(card)
         at = self._accepted(player, seat, code, now)
-        player.timing.played(card, player.board, at)
+        player.timing.played(card, move.bed, player.board, at)
         player.last_play_seq = self.seq
         # A plain tuple, not a model: validating a model per play only to
         # serialize it cost more than the rest of this method (bench/README.md, item 18).

@@ -57,17 +57,23 @@ class Timing:
         self._last = at
         self._note(board, at)
 
-    def played(self, card: int, board: engine.Board, at: float) -> None:
-        """``card`` was played at ``at``; ``board`` is as the play left it."""
-        self.reactions.append(at - self._since.pop(card, at))
+    def played(self, card: int, bed: int | None, board: engine.Board, at: float) -> None:
+        """``card`` was played from ``bed`` (None: the bouquet) at ``at``; ``board`` is as
+        the play left it."""
+        since = self._since
+        self.reactions.append(at - since.pop(card, at))
         self.gaps.append(at - self._last)
         self._last = at
-        self._note(board, at)
+        # Made once a play, so only the two cards a play can make playable are
+        # looked at (engine.Board.play): the next of its suit, and the card it
+        # uncovered. Neither was playable before, so neither has a time yet.
+        if card % 13 != 12 and board.is_legal(card + 1):
+            since[card + 1] = at
+        if bed is not None and board.beds[bed] and board.is_legal(front := board.beds[bed][-1]):
+            since[front] = at
 
     def _note(self, board: engine.Board, at: float) -> None:
         """Every card playable on ``board`` and not yet timed became playable at ``at``."""
-        # At most four cards are playable at once (one a suit): no need for
-        # the two the play could have made playable alone.
         since = self._since
         for card in board.legal_plays():
             if card not in since:

@@ -79,8 +79,8 @@ def test_a_reaction_runs_from_when_the_card_became_playable_to_its_play() -> Non
     timing = Timing()
     timing.saw(board, 0.0)  # 10 (bed 0's front) and 25 (bouquet) are playable at the deal
     for card, at in ((10, 1.0), (11, 1.3), (25, 2.0), (12, 2.1)):
-        board.play(C[card])
-        timing.played(C[card], board, at)
+        move = board.play(C[card])
+        timing.played(C[card], move.bed, board, at)
     # 11 was uncovered at 1.0, 12 became next of its suit at 1.3, 25 was there from the deal.
     assert timing.reactions == pytest.approx([1.0, 0.3, 2.0, 0.8])
     assert timing.gaps == pytest.approx([1.0, 0.3, 0.7, 0.1])
@@ -96,12 +96,38 @@ def test_a_redeal_makes_its_playable_cards_new_and_restarts_the_gap() -> None:
     board.redeal(lambda cards: engine.Layout(((), (), (), (), (), ()), tuple(cards)))
     timing.saw(board, 5.0)  # all four in the bouquet now: 9 is playable from the redeal
     board.play(C[9])
-    timing.played(C[9], board, 5.4)
+    timing.played(C[9], None, board, 5.4)
     board.play(C[10])
-    timing.played(C[10], board, 6.0)
+    timing.played(C[10], None, board, 6.0)
     assert timing.reactions == pytest.approx([0.4, 0.6]) and timing.gaps == pytest.approx(
         [0.4, 0.6]
     )
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), winnable=st.booleans(), order=st.randoms())
+def test_a_reaction_is_timed_from_the_move_that_made_the_card_playable(
+    seed: int, winnable: bool, order: random.Random
+) -> None:
+    """The two cards a play can make playable are all it looks at: as if it looked at all."""
+    dealer = engine.LegacyDealer(seed, seed)
+    board = engine.Board(dealer.layout(winnable), redeals=1)
+    timing = Timing()
+    timing.saw(board, 0.0)
+    since, reactions, at = dict.fromkeys(board.legal_plays(), 0.0), [], 0.0
+    while board.status in (engine.Status.PLAYING, engine.Status.STUCK):
+        at += 1.0
+        if board.status is engine.Status.STUCK:
+            board.redeal(dealer.redeal)
+            timing.saw(board, at)
+        else:
+            card = order.choice(board.legal_plays())
+            move = board.play(card)
+            timing.played(card, move.bed, board, at)
+            reactions.append(at - since.pop(card))
+        for card in board.legal_plays():
+            since.setdefault(card, at)
+    assert timing.reactions == reactions and timing.plays == board.count
 
 
 def test_the_race_times_each_seat_on_its_own_board() -> None:
