@@ -36,8 +36,8 @@ made no play (``no_play``).
 
 from __future__ import annotations
 
+import bisect
 import json
-import statistics
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
@@ -58,6 +58,7 @@ __all__ = [
     "Evidence",
     "judge",
     "judge_seats",
+    "quartiles",
     "spread",
     "why_unrated",
 ]
@@ -110,18 +111,36 @@ class Evidence:
 
 
 def spread(values: Sequence[float]) -> float:
-    """The quartile coefficient of dispersion of ``values`` (two or more): 0 when all are 0."""
-    first, _, third = statistics.quantiles(values, n=4, method="inclusive")
+    """The quartile coefficient of dispersion of ``values`` (one or more): 0 when all are 0."""
+    return _dispersion(quartiles(sorted(values)))
+
+
+def quartiles(ordered: Sequence[float]) -> tuple[float, float, float]:
+    """The quartiles of ``ordered`` (sorted, one or more), the median in the middle: the
+    cut points ``statistics.quantiles(..., n=4, method="inclusive")`` gives."""
+    last = len(ordered) - 1
+    first, median, third = (
+        (ordered[index] * (4 - part) + ordered[index + (part > 0)] * part) / 4
+        for index, part in (divmod(quarter * last, 4) for quarter in (1, 2, 3))
+    )
+    return first, median, third
+
+
+def _dispersion(cuts: tuple[float, float, float]) -> float:
+    first, _, third = cuts
     return 0.0 if first + third <= 0.0 else (third - first) / (third + first)
 
 
 def judge(timing: Timing) -> Evidence:
     """The evidence of one seat's timing in a race (see the module docstring)."""
-    reactions, gaps = timing.reactions, timing.gaps
-    fast = sum(1 for reaction in reactions if reaction < FLOOR_S)
+    # Once per seat and race: one sort serves the floor, the median and the
+    # quartiles, where the statistics module would sort for each.
+    reactions = sorted(timing.reactions)
+    cuts = quartiles(reactions) if reactions else None
     measured = len(reactions) >= MIN_PLAYS
-    reaction_spread = spread(reactions) if measured else None
-    gap_spread = spread(gaps) if measured else None
+    reaction_spread = _dispersion(cuts) if measured and cuts is not None else None
+    gap_spread = spread(timing.gaps) if measured else None
+    fast = bisect.bisect_left(reactions, FLOOR_S)
     reasons = []
     if fast > FAST_ALLOWED:
         reasons.append("fast")
@@ -132,8 +151,8 @@ def judge(timing: Timing) -> Evidence:
     return Evidence(
         plays=len(reactions),
         fast=fast,
-        fastest=min(reactions, default=None),
-        median=statistics.median(reactions) if reactions else None,
+        fastest=reactions[0] if reactions else None,
+        median=None if cuts is None else cuts[1],
         reaction_spread=reaction_spread,
         gap_spread=gap_spread,
         reasons=tuple(reasons),

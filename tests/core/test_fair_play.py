@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import statistics
 from typing import TYPE_CHECKING
 
 import pytest
@@ -21,6 +22,7 @@ from core.fair_play import (
     REACTION_SPREAD_MIN,
     Evidence,
     judge,
+    quartiles,
     spread,
 )
 from core.glicko2 import NEW
@@ -196,6 +198,15 @@ def test_the_spread_thresholds_are_strict_and_measured_by_quartiles() -> None:
     paused = [0.25] * (MIN_PLAYS + 10) + [3.0] * 4
     assert judge(timing_of(paused, human_gaps(len(paused)))).reasons == ("regular_reactions",)
     assert REACTION_SPREAD_MIN > 0 and GAP_SPREAD_MIN > 0
+
+
+@given(st.lists(st.floats(0.0, 100.0), min_size=2, max_size=80))
+def test_the_quartiles_are_the_statistics_modules_inclusive_ones(values: list[float]) -> None:
+    ordered = sorted(values)
+    expected = statistics.quantiles(ordered, n=4, method="inclusive")
+    assert quartiles(ordered) == pytest.approx(expected)
+    assert quartiles(ordered)[1] == pytest.approx(statistics.median(ordered))
+    assert quartiles(ordered[:1]) == (ordered[0],) * 3
 
 
 def test_a_person_who_played_at_all_is_not_flagged_by_a_short_race() -> None:
