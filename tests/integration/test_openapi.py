@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 from .conftest import WINNABLE, seek_pair
-from .test_api import RATED, cleared
+from .test_api import RATED, raced
 
 if TYPE_CHECKING:
     from server.app import GameServer
@@ -64,7 +64,7 @@ async def test_the_document_is_openapi_3_1_and_every_answer_fits_it(server, play
 
     ann, bob = await player(server), await player(server)
     rated = await seek_pair(ann, bob, RATED)
-    await cleared(rated)
+    await raced(rated)
     await ann.send(type="seek", rules=WINNABLE, bot={"after_s": 0, "level": 5})
     await ann.recv("seeking")
     await ann.recv("game_start")

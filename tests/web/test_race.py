@@ -121,7 +121,14 @@ def test_a_rated_race_shows_the_rating_change(web, new_page) -> None:
     expect(ann.locator(".race-bar .rules")).to_contain_text("rated")
     # A provisional rating is written one way everywhere: "1500?" (PROTOCOL.md, "Ratings").
     expect(ann.locator(".race-bar .vs")).to_have_text(re.compile(r"^\S+ 1500\? vs \S+ 1500\?$"))
-    play_cards(ann, keys=True)
+    # Both race (a rated race rates only what both raced by hand: docs/fair-play.md),
+    # then Bob resigns.
+    play_cards(ann, keys=True, limit=3)
+    play_cards(bob, keys=True, limit=1)
+    expect(bob.locator(f"{OPPONENT} .board-title")).to_contain_text("3/52")  # Ann's plays in
+    expect(ann.locator(f"{OPPONENT} .board-title")).to_contain_text("1/52")  # Bob's too
+    bob.get_by_role("button", name="Resign").click()
+    bob.get_by_role("dialog").get_by_role("button", name="Yes, resign").click()
     ratings = ann.locator(f"{RESULT} .ratings")
     expect(ratings).to_contain_text(re.compile(r"rating: \S+ 1500 → 1[5-9]\d\d \(\+\d+\)"))
     after = re.search(r"1500 → (\d+)", ratings.inner_text())
