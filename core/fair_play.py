@@ -3,7 +3,7 @@
 Theory of operation
 -------------------
 The race core keeps, per seat, when each card became playable and when its
-play arrived (:class:`~core.timing.Timing`). When the race ends, :func:`judge`
+play arrived (:class:`~core.reactions.Timing`). When the race ends, :func:`judge`
 reads that record and gives the seat's :class:`Evidence`: a few measures, and
 the rules it broke, if any. A seat is *flagged* when it broke one:
 
@@ -46,8 +46,8 @@ if TYPE_CHECKING:
 
     from protocol import Unrated
 
+    from .reactions import Timing
     from .seat import Seat
-    from .timing import Timing
 
 __all__ = [
     "FAST_ALLOWED",

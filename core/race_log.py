@@ -4,7 +4,7 @@ A race is fully determined by its rules, its seeds and the ordered events the
 server accepted, since the engine is deterministic. So a live race is kept as
 its :class:`RaceStart` and a journal of :class:`Entry`, from which a restarted
 server rebuilds it (:meth:`core.race.Race.restore`); a finished race is its
-:class:`RaceRecord`.
+:class:`FinishedRace`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .fair_play import Evidence
     from .glicko2 import Glicko
 
-__all__ = ["ENTRY_KINDS", "Entry", "MoveRecord", "RaceRecord", "RaceStart", "to_ms", "to_seconds"]
+__all__ = ["ENTRY_KINDS", "Entry", "FinishedRace", "MoveRecord", "RaceStart", "to_ms", "to_seconds"]
 
 
 def to_ms(seconds: float) -> int:
@@ -46,7 +46,7 @@ class MoveRecord(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class RaceRecord:
+class FinishedRace:
     """A finished race. Times are the core's ``now`` (monotonic); the glue adds wall time."""
 
     game_id: str

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from protocol import GameOver, GameStart, GameState, board_to_wire
 
 from .events import Send
-from .race_log import RaceRecord, RaceStart, to_ms
+from .race_log import FinishedRace, RaceStart, to_ms
 from .seeding import stored
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def game_over(race: RaceState, winner: int | None, reason: str) -> GameOver:
     )
 
 
-def finished_race(race: RaceState, now: float) -> RaceRecord:
+def finished_race(race: RaceState, now: float) -> FinishedRace:
     """The record the store keeps of ``race``, over at ``now``."""
     over = race.over
     assert over is not None, "the race is not over"
@@ -117,7 +117,7 @@ def finished_race(race: RaceState, now: float) -> RaceRecord:
     # Each seat's moves are in seq order, and seqs are unique: tuples sort by seq.
     moves = sorted([*first.moves, *second.moves])
     dealing, seeds = stored(race.dealers)
-    return RaceRecord(
+    return FinishedRace(
         game_id=race.game_id,
         rules_json=race.rules_json,
         dealing=dealing,

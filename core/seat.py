@@ -8,7 +8,7 @@ them only through its inputs; a seat keeps what belongs to one player alone:
   or redeal, and on coming back), the grace while it is away, and the instant
   its bot makes its next move;
 * its moves, with their times, for the record and each seat's ``times_ms``;
-* its timing (:mod:`core.timing`): when each card became playable, and the
+* its timing (:mod:`core.reactions`): when each card became playable, and the
   reaction and gap of each play, which :mod:`core.fair_play` judges.
 
 A seat is what :func:`core.deciding.decided` reads (a :class:`~core.deciding.Stand`):
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from protocol import RACING
 
 from .race_log import MoveRecord, to_ms
-from .timing import Timing
+from .reactions import Timing
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

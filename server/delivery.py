@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Iterable
 
     from core.events import Output
-    from core.race_log import RaceRecord
+    from core.race_log import FinishedRace
     from protocol import RequestId
 
     from .cluster.remote import RemoteConn
@@ -146,7 +146,7 @@ class Delivery:
             return self._record(out.record)
         return shared  # Queued, RoomListed: only other workers need them
 
-    def _record(self, record: RaceRecord) -> asyncio.Future[Any]:
+    def _record(self, record: FinishedRace) -> asyncio.Future[Any]:
         ended = time.time()
         started = ended - (record.ended - record.started)
         log.info(

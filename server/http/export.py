@@ -1,6 +1,6 @@
 """A finished race as the HTTP API gives it: enough to replay it and to verify it.
 
-:func:`race_record` turns a stored :class:`~core.race_log.RaceRecord` into the
+:func:`race_record` turns a stored :class:`~core.race_log.FinishedRace` into the
 answer of ``GET /api/races/GAME_ID`` (PROTOCOL.md, "HTTP";
 :class:`~server.http.models.RaceReplay`): the summary, the seeds and their
 commits, both boards as dealt, and every move with its ``t_ms``.
@@ -25,7 +25,7 @@ from server.store.rows import last_cards
 from .models import Move, PastRace, RaceReplay
 
 if TYPE_CHECKING:
-    from core.race_log import RaceRecord as StoredRace
+    from core.race_log import FinishedRace as StoredRace
 
 __all__ = ["iso_date", "iso_time", "race_record", "summary", "summary_of"]
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from core.glicko2 import Glicko
     from core.identity import Identity
-    from core.race_log import Entry, RaceRecord, RaceStart
+    from core.race_log import Entry, FinishedRace, RaceStart
 
     from .batch import Writes
     from .reads import PlayerStats, ProfileRow, Ranked, Row, Summary
@@ -74,7 +74,7 @@ class Store(Protocol):
         """
 
     def record_race(
-        self, record: RaceRecord, started_wall: float, ended_wall: float, epoch: int = 1
+        self, record: FinishedRace, started_wall: float, ended_wall: float, epoch: int = 1
     ) -> asyncio.Future[frozenset[str]]:
         """Keep a finished race and both players' stats, and drop its journal (batched),
         under ``epoch`` as :meth:`journal`.
@@ -121,7 +121,7 @@ class Store(Protocol):
     async def find_player(self, token_hash: str) -> Identity | None:
         """The player with this token's hash, or None: one another worker made."""
 
-    async def race(self, game_id: str) -> RaceRecord | None:
+    async def race(self, game_id: str) -> FinishedRace | None:
         """A finished race with wall-clock ``started`` and ``ended``, or None."""
 
     async def race_count(self) -> int:

@@ -81,7 +81,7 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Collection, Sequence
 
     from core.identity import Identity
-    from core.race_log import Entry, RaceRecord, RaceStart
+    from core.race_log import Entry, FinishedRace, RaceStart
 
     from .batch import Writes
     from .interface import StoreBackend
@@ -151,7 +151,7 @@ class StoreMachine(StoreReads):
         return self._join(lambda batch: batch.add_owned(entries, item, game_id, epoch))
 
     def record_race(
-        self, record: RaceRecord, started_wall: float, ended_wall: float, epoch: int = 1
+        self, record: FinishedRace, started_wall: float, ended_wall: float, epoch: int = 1
     ) -> Written:
         race = (record, started_wall, ended_wall)
         return self._join(lambda batch: batch.add_owned("races", race, record.game_id, epoch))

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     from core.glicko2 import Glicko
     from core.identity import Identity
-    from core.race_log import RaceRecord
+    from core.race_log import FinishedRace
 
     from .reads import PlayerStats, ProfileRow, Ranked, Row, Summary
 
@@ -44,7 +44,7 @@ class StoreReads:
     async def live_race_of(self, player_id: str) -> str | None:
         return await self._read(reads.LIVE_RACE_OF, (player_id, player_id), reads.first(reads.text))
 
-    async def race(self, game_id: str) -> RaceRecord | None:
+    async def race(self, game_id: str) -> FinishedRace | None:
         return await self._read(reads.RACE, (game_id,), reads.first(reads.race))
 
     async def race_count(self) -> int:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from core.glicko2 import PROVISIONAL_DEVIATION, Glicko
 from core.identity import Identity
-from core.race_log import MoveRecord, RaceRecord
+from core.race_log import FinishedRace, MoveRecord
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -209,11 +209,11 @@ def player_stats(row: Row) -> PlayerStats:
     )  # fmt: skip
 
 
-def race(row: Row) -> RaceRecord:
+def race(row: Row) -> FinishedRace:
     """A finished race with wall-clock ``started`` and ``ended``."""
     game_id, rules, dealing, seeds, player0, player1, started, ended = row[:8]
     result, winner, reason, count0, count1, moves = row[8:]
-    return RaceRecord(
+    return FinishedRace(
         game_id=str(game_id),
         rules_json=str(rules),
         dealing=str(dealing),

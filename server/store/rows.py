@@ -21,7 +21,7 @@ import math
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from core.glicko2 import Glicko
-from core.race_log import Entry, MoveRecord, RaceRecord, RaceStart, to_ms
+from core.race_log import Entry, FinishedRace, MoveRecord, RaceStart, to_ms
 
 from .faults import StoreRefused
 
@@ -181,7 +181,7 @@ def start_row(start: RaceStart, wall: float) -> tuple[object, ...]:
     return (start.game_id, start.rules_json, start.dealing, seeds, ratings, *start.player_ids, wall)
 
 
-def race_row(record: RaceRecord, started_wall: float, ended_wall: float) -> tuple[object, ...]:
+def race_row(record: FinishedRace, started_wall: float, ended_wall: float) -> tuple[object, ...]:
     """The arguments of :data:`INSERT_RACE`; moves with a seq twice or no such seat are refused."""
     return (
         record.game_id,
@@ -201,7 +201,7 @@ def race_row(record: RaceRecord, started_wall: float, ended_wall: float) -> tupl
     )
 
 
-def counted(record: RaceRecord, ended_wall: float) -> list[Statement]:
+def counted(record: FinishedRace, ended_wall: float) -> list[Statement]:
     """What a newly kept finished race changes in its players' rows, in the same transaction:
     games, wins, losses, draws and last seen; ratings if it was rated; a best clear."""
     if record.reason == ABORTED:  # not a race anyone won, lost or drew
@@ -230,7 +230,7 @@ def race_ids(game_ids: Iterable[object]) -> str:
     return f"race{'s' if len(ids) != 1 else ''} {', '.join(ids)}"
 
 
-def last_cards(record: RaceRecord) -> tuple[int | None, int | None]:
+def last_cards(record: FinishedRace) -> tuple[int | None, int | None]:
     """Each seat's time of its last card, in ms (``times_ms``); None if it played none."""
     times: list[int | None] = [None, None]
     for move in reversed(record.moves):  # in seq order: the first found from the end
@@ -258,7 +258,7 @@ def _outcome(winner: int | None, seat: int) -> tuple[int, int, int]:
     return (1, 0, 0) if winner == seat else (0, 1, 0)
 
 
-def _shown_ratings(record: RaceRecord) -> tuple[int | None, ...]:
+def _shown_ratings(record: FinishedRace) -> tuple[int | None, ...]:
     """``rating0_before, rating0_after, rating1_before, rating1_after``: whole numbers, or None."""
     if record.ratings is None or record.ratings_after is None:
         return (None,) * 4
@@ -266,7 +266,7 @@ def _shown_ratings(record: RaceRecord) -> tuple[int | None, ...]:
     return before0.shown, after0.shown, before1.shown, after1.shown
 
 
-def _best_clear(record: RaceRecord) -> tuple[int, str, int] | None:
+def _best_clear(record: FinishedRace) -> tuple[int, str, int] | None:
     """The arguments of the best clear's update, for a race won by clearing, else None."""
     if record.reason != "cleared" or record.winner is None:
         return None

@@ -27,8 +27,8 @@ from core.fair_play import (
 )
 from core.glicko2 import NEW
 from core.race import Race, SeatInfo
+from core.reactions import Timing
 from core.restore import restore
-from core.timing import Timing
 from protocol import RATE_PER_S, Rules
 
 from .helpers import ANN, BOB, GRACE, IDLE, game_over, journaled, race_ended
