@@ -9,6 +9,7 @@ fast hash is enough (there is nothing to brute-force).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -38,6 +39,10 @@ class Identity:
     """Wall-clock seconds since the epoch."""
     rating: Glicko = NEW
     """As of the player's hello (the store's): the glue reads it afresh each time."""
+    bot: bool = False
+    """A declared bot (``hello.bot``), as of the player's hello: for ever once said."""
+    flags: int = 0
+    """Races in which their play was flagged, not cleared, as of the player's hello."""
 
 
 def hash_token(token: str) -> str:
@@ -93,6 +98,23 @@ class Registry:
         """Know a player another worker made (server/cluster/cluster.py)."""
         if identity.player_id not in self._by_id:
             self._add(identity)
+
+    def rename(self, player_id: str, name: str) -> None:
+        """The operator renamed a player: their old name is free, the new one theirs.
+
+        Nothing for a player this registry does not know; the store has checked the name.
+        """
+        identity = self._by_id.get(player_id)
+        if identity is None or identity.name == name:
+            return
+        self.forget(player_id)
+        self._add(dataclasses.replace(identity, name=name))
+
+    def forget(self, player_id: str) -> None:
+        """A player is forgotten (the operator, or unused for long): their name is free and
+        their token names nobody. Nothing for a player this registry does not know."""
+        if player_id in self._by_id:
+            self.discard(player_id)
 
     def find(self, token: str) -> Identity | None:
         """The player ``token`` names, if this registry knows them."""

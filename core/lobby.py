@@ -117,7 +117,7 @@ class Lobby(LobbyState):
         """
         player = self._players.setdefault(player_id, LobbyPlayer(player_id, name))
         player.online, player.address, player.rating = True, address, rating
-        player.flags, player.bot = flags, bot
+        player.name, player.flags, player.bot = name, flags, bot
         if player.race is not None:
             return player.race.come_back(player.race.seat_of(player_id), now)
         if player.missed_over and player.last_race is not None:
@@ -135,6 +135,24 @@ class Lobby(LobbyState):
         player = self._players.get(player_id)
         if player is not None:
             player.flags = 0
+
+    def update(
+        self,
+        player_id: str,
+        *,
+        name: str | None = None,
+        rating: Glicko | None = None,
+        bot: bool | None = None,
+    ) -> None:
+        """The operator changed a player: renamed them, annulled a race of theirs (their
+        rating as the store now has it), or marked them a bot. Races already started
+        keep what they started with; nothing for a player this lobby does not hold."""
+        player = self._players.get(player_id)
+        if player is None:
+            return
+        player.name = player.name if name is None else name
+        player.rating = player.rating if rating is None else rating
+        player.bot = player.bot if bot is None else bot
 
     def disconnect(self, player_id: str, now: float) -> list[Output]:
         """A player's connection is gone: they leave the queue, their room and what they watch."""

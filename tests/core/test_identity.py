@@ -96,3 +96,25 @@ def test_a_discarded_player_frees_their_name_and_token() -> None:
     with pytest.raises(Refused):
         registry.by_token(TOKEN)
     assert registry.create("p-2", "ann", TOKEN, 0.0).player_id == "p-2"
+
+
+def test_a_rename_frees_the_old_name_and_keeps_the_token() -> None:
+    registry = Registry()
+    ann = registry.create("p-ann", "Ann", TOKEN, 0.0)
+    registry.rename("p-ann", "Anna")
+    assert registry.by_token(TOKEN) == Identity("p-ann", "Anna", ann.token_hash, 0.0)
+    registry.check_name("ANN")  # free: raises nothing
+    with pytest.raises(Refused) as refused:
+        registry.check_name("anna")
+    assert refused.value.code == "name_taken"
+    registry.rename("p-unknown", "Cleo")  # a player this registry never knew: nothing
+    registry.check_name("Cleo")
+
+
+def test_a_forgotten_players_token_names_nobody_and_their_name_is_free() -> None:
+    registry = Registry()
+    registry.create("p-ann", "Ann", TOKEN, 0.0)
+    registry.forget("p-ann")
+    registry.forget("p-ann")  # twice, as every worker may: nothing more
+    assert registry.find(TOKEN) is None and not registry.knows("p-ann")
+    assert registry.create("p-new", "ann", "another", 1.0).name == "ann"
