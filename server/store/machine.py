@@ -87,6 +87,7 @@ if TYPE_CHECKING:
     from .interface import StoreBackend
     from .reads import Row
     from .rows import LiveRace
+    from .scripts import Script
 
 __all__ = ["StoreMachine"]
 
@@ -177,6 +178,10 @@ class StoreMachine(StoreReads):
                 raise StoreRefused(f"no player has the id {player_id!r}")
 
         await self._submit(lambda: self._write(touch))
+
+    async def run(self, script: Script[T]) -> T:
+        """Never retried: its caller answers a failure (an operator, a ``report``)."""
+        return await self._submit(lambda: self._write(lambda backend: backend.run(script)))
 
     async def live_races(self) -> list[LiveRace]:
         return await self._run(lambda backend: backend.live_races())
