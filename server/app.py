@@ -39,7 +39,9 @@ from .hellos import Hellos
 from .identities import Identities
 from .peers import Alone, Peers
 from .reception import Reception
+from .reporting import Reports
 from .timers import RaceTimers
+from .waiting import Waits
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection
@@ -89,7 +91,9 @@ class GameServer:
         self.metrics = Metrics(self.lobby, self._conns, self.connections, worker)
         self.pages = Pages(self)
         self._timers = RaceTimers(self._tick, clock)
+        self.waits = Waits(self)
         self.hellos = Hellos(self)
+        self.reports = Reports(self)
         self.reception = Reception(self)
         self._closed: asyncio.Future[None] | None = None
         self.peers = self._peers(redis, worker)
@@ -193,7 +197,7 @@ class GameServer:
         # stops retrying writes that keep failing): waiting for the hellos and
         # writes before closing it could be waiting for ever.
         await self.store.close()
-        if pending := self.hellos.waiting | self._delivery.writes:
+        if pending := self.waits.tasks | self._delivery.writes:
             await asyncio.gather(*pending, return_exceptions=True)
         if listener is not None:
             await listener.close()
@@ -250,8 +254,9 @@ class GameServer:
             old.close(CloseCode.REPLACED, "replaced by a newer connection")
         self.peers.changed()  # one more online
         outputs = self.lobby.connect(
-            identity.player_id, identity.name, self.clock(), conn.ip, identity.rating
-        )
+            identity.player_id, identity.name, self.clock(), conn.ip, identity.rating,
+            flags=identity.flags, bot=identity.bot,
+        )  # fmt: skip
         self.deliver(outputs, identity.player_id, None)
 
     def gone(self, conn: AnyConn) -> None:

@@ -135,7 +135,7 @@ class Api:
             name=profile.name,
             rating=profile.rating.shown,
             provisional=profile.rating.provisional,
-            bot=is_bot(profile.player_id),
+            bot=is_bot(profile.player_id) or profile.bot,
             races=profile.races,
             wins=profile.wins,
             draws=profile.draws,
