@@ -3,6 +3,7 @@ and never rated (PROTOCOL.md, "Bots"; docs/fair-play.md, "Declared bots")."""
 
 from __future__ import annotations
 
+from .admin_helpers import TOKEN, act
 from .conftest import WINNABLE, play_out
 from .test_api import RATED, get
 
@@ -56,3 +57,11 @@ async def test_a_declared_bot_races_labelled_and_unrated(server, player) -> None
     assert over["ratings"] is None and over["unrated"] is None
     status, _, history = await get(server, f"/api/players/{ann.name}/races")
     assert status == 200 and history["races"][0]["bots"] == [True, False]
+
+
+async def test_the_operator_marks_a_player_a_bot(start_server, player) -> None:
+    server = await start_server(admin_token=TOKEN)
+    ann = await player(server)
+    assert (await act(server, "bot", ann.name, "plays by program"))["bot"] is True
+    await ann.send(type="seek", rules=RATED, id="rated")  # the lobby core knows at once
+    await ann.error("not_allowed", id="rated")
