@@ -79,10 +79,16 @@ class Registry:
         return identity
 
     def discard(self, player_id: str) -> None:
-        """Forget a player whose creation could not be stored."""
+        """Forget a player whose creation could not be stored.
+
+        Their name and token are let go only if they are still theirs: a registry
+        that learns a rename late may have given the name to another player since.
+        """
         identity = self._by_id.pop(player_id)
-        del self._by_name[identity.name.lower()]
-        del self._by_token[identity.token_hash]
+        for index, key in ((self._by_name, identity.name.lower()),
+                           (self._by_token, identity.token_hash)):  # fmt: skip
+            if index.get(key) is identity:
+                del index[key]
 
     def by_token(self, token: str) -> Identity:
         """The player ``token`` names; raises ``bad_token``."""

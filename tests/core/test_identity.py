@@ -118,3 +118,16 @@ def test_a_forgotten_players_token_names_nobody_and_their_name_is_free() -> None
     registry.forget("p-ann")  # twice, as every worker may: nothing more
     assert registry.find(TOKEN) is None and not registry.knows("p-ann")
     assert registry.create("p-new", "ann", "another", 1.0).name == "ann"
+
+
+def test_a_late_forget_leaves_a_name_given_to_another_player_since() -> None:
+    # Worker B learns of these in another order than they were done: Ann forgotten,
+    # then Bob renamed to Ann (both elsewhere); B applies the rename first.
+    registry = Registry()
+    registry.create("p-ann", "Ann", TOKEN, 0.0)
+    registry.create("p-bob", "Bob", "bob-token", 0.0)
+    registry.rename("p-bob", "Ann")
+    registry.forget("p-ann")
+    with pytest.raises(Refused):
+        registry.check_name("ann")  # Bob's now
+    assert registry.by_token("bob-token").name == "Ann"
