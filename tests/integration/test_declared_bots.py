@@ -3,6 +3,10 @@ and never rated (PROTOCOL.md, "Bots"; docs/fair-play.md, "Declared bots")."""
 
 from __future__ import annotations
 
+from server.app import GameServer
+from server.config import Settings
+from server.store.backends import open_store
+
 from .admin_helpers import TOKEN, act
 from .conftest import WINNABLE, play_out
 from .test_api import RATED, get
@@ -65,3 +69,24 @@ async def test_the_operator_marks_a_player_a_bot(start_server, player) -> None:
     assert (await act(server, "bot", ann.name, "plays by program"))["bot"] is True
     await ann.send(type="seek", rules=RATED, id="rated")  # the lobby core knows at once
     await ann.error("not_allowed", id="rated")
+
+
+async def test_a_restored_race_keeps_its_declared_bots_label(
+    tmp_path, start_server, player, connect
+) -> None:
+    db = str(tmp_path / "restarted.sqlite3")
+    first = GameServer(Settings(host="127.0.0.1", port=0, db=db), open_store(db))
+    await first.start()
+    try:
+        robot, ann = await player(first, bot=True), await player(first)
+        await robot.send(type="seek", rules=WINNABLE)
+        await robot.recv("seeking")
+        await ann.send(type="seek", rules=WINNABLE, bot={"after_s": 300, "level": 3})
+        assert (await ann.until("game_start"))[-1]["bots"] == [True, False]
+    finally:
+        await first.close()  # the race stays live in the store
+    second = await start_server(db=db)
+    back = await connect(second)
+    await back.hello(token=ann.token)
+    state = await back.recv("game_state")
+    assert state["players"] == [robot.name, ann.name] and state["bots"] == [True, False]
