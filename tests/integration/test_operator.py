@@ -4,12 +4,16 @@ annulling, the review and the log (docs/operating.md, "Running a public lobby").
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING
 
 import pytest
 
+from core.identity import Identity, hash_token
+from server.store.backends import open_store
+
 from .admin_helpers import TOKEN, act, admin
-from .conftest import fresh_name, seek_pair
+from .conftest import TIMEOUT, fresh_name, seek_pair
 from .test_api import RATED, get, raced
 
 if TYPE_CHECKING:
@@ -197,3 +201,33 @@ async def test_an_action_from_another_process_reaches_the_server(lobby, player) 
         await other.close()
     async with asyncio.timeout(5):
         await ann.expect_close(4001)
+
+
+async def test_the_server_forgets_unused_players_as_it_starts(
+    tmp_path, start_server, connect
+) -> None:
+    db = str(tmp_path / "old.sqlite3")
+    store = open_store(db)
+    await store.open()
+    month_ago = time.time() - 31 * 86_400
+    await store.add_player(
+        Identity("p-old", "Oldie", hash_token("old-token-" + "x" * 33), month_ago)
+    )
+    await store.add_player(
+        Identity("p-new", "Newer", hash_token("new-token-" + "x" * 33), time.time())
+    )
+    await store.close()
+    server = await start_server(db=db, admin_token=TOKEN)
+    async with asyncio.timeout(TIMEOUT):  # the sweep runs beside the listening: await its line
+        while True:
+            status, _, log = await admin(server, "GET", "log")
+            if status == 200 and log["actions"]:
+                break
+    assert [(e["action"], e["target"], e["by"]) for e in log["actions"]] == [
+        ("forget", "Oldie", "server")
+    ]
+    old = await connect(server)
+    await old.send(type="hello", name="Oldie", token="old-token-" + "x" * 33, id="h")
+    await old.error("bad_token", id="h")
+    new = await connect(server)
+    assert (await new.hello(token="new-token-" + "x" * 33))["name"] == "Newer"
