@@ -231,3 +231,28 @@ async def test_the_server_forgets_unused_players_as_it_starts(
     await old.error("bad_token", id="h")
     new = await connect(server)
     assert (await new.hello(token="new-token-" + "x" * 33))["name"] == "Newer"
+
+
+async def test_flags_are_read_at_hello_and_a_clear_reaches_the_lobby_core(
+    lobby, player, connect
+) -> None:
+    ann, bob = await player(lobby), await player(lobby)
+    now = time.time()
+    for i in range(3):  # three races flagged, as the store records them
+        await lobby.store.execute_for_tests(
+            "INSERT INTO races (id, rules, seeds, player0, player1, started, ended, result,"
+            f" reason, count0, count1) VALUES ('f{i}', '{{}}', '[]', '{ann.player_id}',"
+            f" '{bob.player_id}', {now}, {now}, 'draw', 'equal_cards', 0, 0)"
+        )
+        await lobby.store.execute_for_tests(
+            "INSERT INTO marks (player_id, race_id, kind, at) VALUES"
+            f" ('{ann.player_id}', 'f{i}', 'flag', {now})"
+        )
+    await ann.close()
+    back = await connect(lobby)
+    await back.hello(token=ann.token)  # the hello reads the flags: 3, barred from rated
+    await back.send(type="seek", rules=RATED, id="rated")
+    await back.error("not_allowed", id="rated")
+    assert (await act(lobby, "clear", ann.name, "a bad network"))["flags"] == 0
+    await back.send(type="seek", rules=RATED, id="again")
+    assert (await back.recv("seeking"))["id"] == "again"
