@@ -117,7 +117,7 @@ class Lobby(LobbyState):
         """
         player = self._players.setdefault(player_id, LobbyPlayer(player_id, name))
         player.online, player.address, player.rating = True, address, rating
-        player.name, player.flags, player.bot = name, flags, bot
+        player.flags, player.bot = flags, bot
         if player.race is not None:
             return player.race.come_back(player.race.seat_of(player_id), now)
         if player.missed_over and player.last_race is not None:
