@@ -43,8 +43,8 @@ def render_result(race: RaceView) -> Text:
     text = Text(headline, style="bold reverse")
     text.append(f"  {reason}\n")
     text.append(times_words(over, race), style="bold")
-    if race.best is not None and (words := practice_best_words(race.best)):
-        text.append(f"  ·  {words}", style="bold green" if race.best.new else "")
+    if race.best is not None and (best := practice_best_words(race.best)):
+        text.append(f"  ·  {best}", style="bold green" if race.best.new else "")
     text.append("\n")
     if over.ratings and len(over.ratings) == len(race.players):
         changes = [
@@ -52,6 +52,12 @@ def render_result(race: RaceView) -> Text:
             for name, change in zip(race.players, over.ratings, strict=True)
         ]
         text.append("rating: " + "   ·   ".join(changes) + "\n")
+    elif over.unrated is not None:  # rated rules, no rating changed: why
+        why = words.UNRATED_WORDS.get(over.unrated, f"not rated: {over.unrated}")
+        text.append(why + "\n", style="bold yellow")
+    if race.report != "open":
+        done = race.report in ("sent", "done")
+        text.append(words.REPORT_WORDS[race.report] + "\n", style="green" if done else "yellow")
     check = race.deal_check
     if check is not None:
         text.append(check.words, style="green" if check.ok else _LOUD)
@@ -104,4 +110,7 @@ def _next_keys(race: RaceView) -> Text:
         text.append(f"{opponent} wants a rematch!  ", style="bold green")
     if race.rematch_asked:
         text.append("rematch asked, waiting…  ", style="green")
-    return text.append("r  rematch    o  their profile    Esc  lobby    q  quit", style=_DIM)
+    report = "!  report    " if race.reportable else ""
+    return text.append(
+        f"r  rematch    o  their profile    {report}Esc  lobby    q  quit", style=_DIM
+    )

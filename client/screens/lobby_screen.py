@@ -75,6 +75,7 @@ class LobbyScreen(StateScreen):
         Binding("p", "profile", "your profile", show=False),
         Binding("o", "opponent", "last opponent", show=False),
         Binding("h", "history", "your races", show=False),
+        Binding("u", "unrated", "the same, unrated", show=False),
         Binding("escape", "cancel", "cancel"),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
@@ -125,7 +126,7 @@ class LobbyScreen(StateScreen):
         self.query_one("#topbar", TextView).set(render_topbar(state, now))
         self.show_size()
         lobby = state.lobby
-        counts = Text(f"You are {state.name or '…'}")
+        counts = Text(f"You are {player_names([state.name or '…'], [state.bot])[0]}")
         if state.rating is not None:
             counts.append(f" ({rating_text(state.rating.rating, state.rating.provisional)})")
         if lobby is not None:
@@ -240,6 +241,14 @@ class LobbyScreen(StateScreen):
     def action_cancel(self) -> None:
         if self.state.waiting is not None:
             self.post_message(Command(Cancel()))
+
+    def action_unrated(self) -> None:
+        """The rated seek or room the server refused (``not_allowed``), unrated."""
+        offer = self.state.offer
+        if offer is None:
+            self.post_message(Notice("no rated race was refused: nothing to ask unrated"))
+        else:
+            self.post_message(Command(offer))
 
     def action_leaderboard(self) -> None:
         self.app.push_screen(LeaderboardScreen(self.state, self.clock))

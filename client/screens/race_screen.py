@@ -13,17 +13,18 @@ from rich.text import Text
 from textual.containers import Horizontal
 from textual.widgets import Input
 
-from protocol import Redeal, Rematch, Resign
+from protocol import Redeal, Rematch, Report, Resign
 
 from ..keys import BED_KEYS, BOUQUET_KEYS
 from ..messages import BackToLobby, CardKey, CardTyped, Command, Notice
 from ..render import render_idle, render_link_reason, render_topbar
 from ..result import render_result
-from ..words import KEY_WORDS, QUESTIONS, REMATCH_ID, key_help, key_hints
+from ..words import KEY_WORDS, QUESTIONS, REMATCH_ID, REPORT_ID, key_help, key_hints
 from .base import StateScreen, TextView
 from .boards import BoardView
 from .browse import ProfileScreen
 from .modals import ConfirmScreen, HelpScreen
+from .standing import ReportScreen
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -45,7 +46,8 @@ def race_keys(race: RaceView | None) -> tuple[str, list[str]]:
     if race.over is not None:
         if practice:
             return "practice_over", ["new_deal", "quit", "help"]
-        return "over", ["rematch", "profile", "lobby", "quit", "help"]
+        report = ["report"] if race.reportable else []
+        return "over", ["rematch", "profile", *report, "lobby", "quit", "help"]
     if not race.can_play:
         return "final", ["quit_race", "help"]
     keys = ["beds", "bouquet", "prompt"]
@@ -151,6 +153,7 @@ class RaceScreen(StateScreen):
             "resign": lambda: self._resign(QUESTIONS["resign"]),
             "give_up": lambda: self._resign(QUESTIONS["give_up"]),
             "profile": lambda: self._opponent(race),
+            "report": lambda: self._report(race),
             "quit": lambda: self.app.exit(0),
             "quit_race": self._quit,
         }
@@ -165,6 +168,17 @@ class RaceScreen(StateScreen):
         assert race.other is not None
         name = race.players[race.other]
         self.app.push_screen(ProfileScreen(self.state, self.clock, name))
+
+    def _report(self, race: RaceView) -> None:
+        """Ask why (optional), then report the race; the result says how it went."""
+        game_id = race.game_id
+
+        def reason(text: str | None) -> None:
+            if text is not None:
+                report = Report(game_id=game_id, reason=text or None, id=REPORT_ID)
+                self.post_message(Command(report))
+
+        self.app.push_screen(ReportScreen(), reason)
 
     def _redeal(self, race: RaceView) -> None:
         if race.board.redeals_left and not race.board.has_play():
