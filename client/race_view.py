@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 
 import engine
 from core.bots import NAME_PREFIX
-from protocol import RACING, GameStart, Rules
+from protocol import RACING, GameStart, OpponentAway, OpponentBack, Rules
 
 from .keys import assign_labels
 
@@ -23,12 +23,15 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from protocol import (
+        ArenaResult,
         BoardStatus,
         BotRequest,
+        DailyResult,
         GameOver,
         GameState,
         Played,
         RatingChange,
+        RematchOffered,
         WireBoard,
     )
 
@@ -64,6 +67,10 @@ class Outcome:
     ratings: tuple[RatingChange, ...] = ()
     unrated: str | None = None
     """Why a race with rated rules changed no rating (``no_play``, ``fair_play``), or None."""
+    daily: DailyResult | None = None
+    """A daily race: whether it was ranked, its rank and time."""
+    arena: ArenaResult | None = None
+    """An arena race: each seat's points."""
 
     @classmethod
     def of(cls, over: GameOver, statuses: Sequence[BoardStatus] = ()) -> Outcome:
@@ -77,6 +84,8 @@ class Outcome:
             tuple(status == "timed_out" for status in statuses),
             tuple(over.ratings or ()),
             over.unrated,
+            over.daily,
+            over.arena,
         )
 
 
@@ -139,6 +148,12 @@ class RaceView:
     rematch_offered: bool = False
     rematch_asked: bool = False
     report: ReportState = "open"
+    daily: str | None = None
+    """The day of the daily deal this race is on (``game_start.daily``), or None."""
+    ghost: str | None = None
+    """In a daily race, whose clear seat 1 replays; None: the server's bot."""
+    arena_id: str | None = None
+    """The arena that paired this race, or None."""
     resyncing: bool = False
     sent: list[engine.Card] = field(default_factory=list)
     """Cards this client played that no ``played`` has acknowledged yet, in order."""
@@ -170,8 +185,9 @@ class RaceView:
     @property
     def reportable(self) -> bool:
         """Whether this player may still report this race: one they raced, now over, against
-        no bot of the server's (whose play is the server's own), not reported yet."""
-        if self.seat is None or self.other is None or self.over is None:
+        no bot of the server's (whose play is the server's own) and no ghost (a daily race's
+        seat 1 replays a clear the server took), not reported yet."""
+        if self.seat is None or self.other is None or self.over is None or self.daily:
             return False
         server_bot = any(
             bot and name.startswith(NAME_PREFIX)
@@ -223,6 +239,26 @@ class RaceView:
         """The race ended: stop the stopwatch (at the last card, when that is known)."""
         if self.stopped_after is None:
             self.stopped_after = self.elapsed(now)
+
+    def opponent_news(
+        self, message: OpponentAway | OpponentBack | RematchOffered, now: float
+    ) -> None:
+        """The opponent dropped (and has ``grace_s`` to come back), came back, or asks for a
+        rematch."""
+        if isinstance(message, OpponentAway):
+            self.away_until = now + message.grace_s
+        elif isinstance(message, OpponentBack):
+            self.away_until = None
+        else:
+            self.rematch_offered = True
+
+    def set_kind(self, message: GameStart | GameState, old: RaceView | None) -> None:
+        """Daily, arena or neither: ``game_start`` says; ``game_state`` does not, so a race
+        resumed keeps what its start said (``game_over`` says the rest)."""
+        if isinstance(message, GameStart):
+            self.daily, self.ghost, self.arena_id = message.daily, message.ghost, message.arena_id
+        elif old is not None and old.game_id == self.game_id:
+            self.daily, self.ghost, self.arena_id = old.daily, old.ghost, old.arena_id
 
     def set_clocks(self, message: GameStart | GameState, now: float) -> None:
         """The stopwatch, the race's clock and one's idle limit, at a start or a (re)join."""

@@ -11,13 +11,16 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from . import words
+from .competitions import arena_result_words, daily_result_words
 from .render import player_names
 from .words import outcome_words
 
 if TYPE_CHECKING:
     from protocol import RatingChange
 
+    from .apidata import DailyBoard
     from .bests import Best, PracticeBest
+    from .competitions import ArenaView
     from .race_view import Outcome, RaceView
 
 __all__ = [
@@ -32,8 +35,12 @@ _DIM = "#7a7a7a"
 _LOUD = "bold white on red"
 
 
-def render_result(race: RaceView) -> Text:
-    """The end of a race: the result, the reason, each player's time, and what to do next."""
+def render_result(
+    race: RaceView, daily: DailyBoard | None = None, arena: ArenaView | None = None
+) -> Text:
+    """The end of a race: the result, the reason, each player's time, and what to do next;
+    a daily race's time against the leader's on ``daily``, the day's board; an arena
+    race's points and one's place in ``arena``."""
     over = race.over
     assert over is not None
     names = player_names(race.players, race.bots)  # a bot's marked: "BOT-Hare (bot)"
@@ -58,6 +65,9 @@ def render_result(race: RaceView) -> Text:
     if race.report != "open":
         done = race.report in ("sent", "done")
         text.append(words.REPORT_WORDS[race.report] + "\n", style="green" if done else "yellow")
+    for said in (daily_result_words(race, daily), arena_result_words(race, arena)):
+        if said:
+            text.append(said + "\n", style="bold")
     check = race.deal_check
     if check is not None:
         text.append(check.words, style="green" if check.ok else _LOUD)
@@ -105,6 +115,10 @@ def _next_keys(race: RaceView) -> Text:
         return text.append("r  new deal    q  quit", style=_DIM)
     if race.seat is None:
         return text.append("Esc  back to the lobby", style=_DIM)
+    if race.daily is not None:
+        return text.append("r  race it again    t  the day's board    Esc  lobby", style=_DIM)
+    if race.arena_id is not None:
+        return text.append("o  their profile    Esc  lobby    q  quit", style=_DIM)
     if race.rematch_offered:
         opponent = race.players[1 - race.seat]
         text.append(f"{opponent} wants a rematch!  ", style="bold green")

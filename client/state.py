@@ -42,11 +42,13 @@ taking the seat on this client's clock (:attr:`Waiting.bot_at`).
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Literal
 
 import engine
 from protocol import (
     RACING,
+    Arena,
     Cancelled,
     CreateRoom,
     Error,
@@ -75,6 +77,7 @@ from protocol import (
 )
 
 from .apidata import Profile, whole
+from .competitions import ArenaView
 from .dealcheck import check_deal
 from .keys import assign_labels
 from .lookups import Lookups
@@ -82,6 +85,8 @@ from .race_view import Outcome, RaceView, Waiting
 from .words import REMATCH_ID, REPORT_ID, REPORT_WORDS, error_words, outcome_words
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from protocol import BotRequest, ClientMessage, Limits, ServerMessage
 
     from .bests import Best, PracticeBest
@@ -126,6 +131,10 @@ class ClientState:
         """The last ``seek`` and ``create_room`` sent, by type: what a refusal answers."""
         self.offer: Seek | CreateRoom | None = None
         """The same request unrated, after a rated one was refused (``not_allowed``)."""
+        self.arena: ArenaView | None = None
+        """The arena one joined (the last ``arena``), while it matters."""
+        self.wall: Callable[[], float] = time.time
+        """The epoch's clock (a test's own): an arena's end is put on ``now`` by it."""
         self.notice = ""
         self.notice_is_error = False
 
@@ -237,7 +246,20 @@ class ClientState:
             self.lobby = message
             if self.resuming is not None:  # no game_state came first: none is coming
                 self._race_gone()
-        elif isinstance(message, Seeking):
+        elif isinstance(message, OpponentAway | OpponentBack | RematchOffered):
+            if self.race is not None and self.race.game_id == message.game_id:
+                self.race.opponent_news(message, now)
+        elif isinstance(message, Reported):
+            self._reported(message)
+        elif isinstance(message, Seeking | Room | Cancelled | Arena):
+            self._lobby(message, now)
+        elif isinstance(message, Error):
+            self._error(message)
+        return False
+
+    def _lobby(self, message: Seeking | Room | Cancelled | Arena, now: float) -> None:
+        """What one waits for in the lobby: a seek, a room, an arena."""
+        if isinstance(message, Seeking):
             bot, self.asked_bot = self.asked_bot, None
             bot_at = None if bot is None else now + bot.after_s  # the server's timer, near enough
             self.waiting = Waiting("seeking", message.rules, bot=bot, bot_at=bot_at)
@@ -245,13 +267,8 @@ class ClientState:
             self.waiting = Waiting("room", message.rules, message.code)
         elif isinstance(message, Cancelled):
             self.waiting = None
-        elif isinstance(message, OpponentAway | OpponentBack | RematchOffered):
-            self._opponent(message, now)
-        elif isinstance(message, Reported):
-            self._reported(message)
-        elif isinstance(message, Error):
-            self._error(message)
-        return False
+        else:
+            self.arena = ArenaView.of(message, now, self.wall())
 
     def _error(self, error: Error) -> None:
         """An error in words, by its code and the request it answers (its ``id``)."""
@@ -311,6 +328,7 @@ class ClientState:
         if old is not None and same:
             race.dealt, race.reached = old.dealt, old.reached  # came back: what was seen stays
         race.set_clocks(message, now)
+        race.set_kind(message, old)
         race.relabel()
         self.race, self.waiting = race, None
         if race.seat is not None:
@@ -378,14 +396,3 @@ class ClientState:
         last = race.reached[0].get(count) if race.reached else None
         race.over = Outcome("solo", None, race.statuses[0], (count,), (last,))
         race.stop(now)
-
-    def _opponent(self, message: OpponentAway | OpponentBack | RematchOffered, now: float) -> None:
-        race = self.race
-        if race is None or race.game_id != message.game_id:
-            return
-        if isinstance(message, OpponentAway):
-            race.away_until = now + message.grace_s
-        elif isinstance(message, OpponentBack):
-            race.away_until = None
-        else:
-            race.rematch_offered = True

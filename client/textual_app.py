@@ -21,9 +21,6 @@ from protocol import (
     Cancel,
     CreateRoom,
     Error,
-    GameOver,
-    GameStart,
-    GameState,
     JoinRoom,
     LobbyRequest,
     LobbySnapshot,
@@ -37,7 +34,7 @@ from .api_client import ApiClient, ApiError
 from .bests import Best, BestStore, practice_key
 from .failures import address
 from .keys import Refusal, resolve_key, resolve_prompt
-from .lookups import ProfileQuery, answer
+from .lookups import answer, queries_after
 from .net import LinkChanged, NameRefused, ServerConnection, ServerEvent
 from .practice import Dealt, Practice
 from .render import player_names
@@ -162,7 +159,8 @@ class FlowerGardenApp(App[int]):
         if self.state.apply(message, self.clock()) and self.backend is not None:
             self.backend.resync()
         self._practice_best()
-        self._look_up_ratings(message)
+        for query in queries_after(self.state, message):
+            self.fetch(query)
         if isinstance(message, Error):
             self._offer_unrated()
         if isinstance(message, LobbySnapshot) and self._start is not None:
@@ -198,17 +196,6 @@ class FlowerGardenApp(App[int]):
             self.sync()
 
         self.push_screen(RatedRefusedScreen(self.state.notice, offer), answered)
-
-    def _look_up_ratings(self, message: object) -> None:
-        """Who is provisional: the profiles of a rated race's players, one's own after it."""
-        race = self.state.race
-        if isinstance(message, GameStart | GameState) and race is not None:
-            if any(rating is not None for rating in message.ratings):
-                for name, bot in zip(race.players, race.bots or [False] * 2, strict=False):
-                    if not bot:
-                        self.fetch(ProfileQuery(name))
-        elif isinstance(message, GameOver) and message.ratings is not None and self.state.name:
-            self.fetch(ProfileQuery(self.state.name))
 
     def _on_welcome(self) -> None:
         waiting = self.state.waiting

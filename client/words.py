@@ -291,6 +291,9 @@ KEY_WORDS: dict[str, tuple[str, str, str]] = {
     "rematch": ("r", "rematch", "ask for a rematch (the race starts when both ask)"),
     "profile": ("o", "their profile", "your opponent's profile"),
     "report": ("!", "report", "report this race to the server's operator (asks why)"),
+    "daily_again": ("r", "again", "race the daily deal again (practice: the first race counts)"),
+    "daily_board": ("t", "the day's board", "the daily deal's board: the day's ranked races"),
+    "pause": ("z", "pause", "pause the arena: no race is paired after this one"),
     "lobby": ("Esc", "lobby", "back to the lobby"),
     "quit": ("q", "quit", "quit"),
     "quit_race": ("q", "quit", "quit (asks first: the race goes on without you)"),
@@ -314,6 +317,8 @@ _HELP_TITLES = {
     "racing": "Racing",
     "final": "Your count is final: the race goes on until it is decided",
     "over": "After the race",
+    "daily_over": "After the daily deal",
+    "arena_over": "After an arena race: the next is paired at once",
     "practice_over": "After the deal",
     "watching": "Watching",
 }
@@ -342,6 +347,10 @@ LOBBY_HELP = """\
   w / Enter  watch the selected race    Esc  stop seeking or the room
   l  leaderboard  p  your profile  o  last opponent's  h  your races
   u  after a rated seek or room is refused: the same, unrated
+  d  race today's daily deal against the ghost   t  the day's board
+  a  arenas (Enter joins)   z or Esc  pause: no more arena races
+  In an arena a win scores 2, a draw 1; after two wins in a row, wins count
+  double until a race is not won.
   q  quit
 In a race, ? lists the race's keys; in a replay, its keys are at the bottom.
 
