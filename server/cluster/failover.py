@@ -56,6 +56,8 @@ class Failover:
         self.holding = False
         """The races here are held: the lease went unrenewed too long (:data:`STALE`)."""
         self._watch: asyncio.TimerHandle | None = None
+        self._taking: set[str] = set()
+        """Dead workers whose races a takeover beside the beat is taking now."""
 
     def start(self) -> None:
         self._beating = asyncio.create_task(self._beat(), name="cluster beat")
@@ -145,9 +147,24 @@ class Failover:
                 if time.monotonic() < self.judge_after:
                     continue
                 for dead in workers - alive - {cluster.worker}:
-                    await self.take_over(dead, owners)
+                    self._take_over_aside(dead, owners)
             except Exception:  # Redis away: the races here go on; try again next beat
                 log.warning("cluster: beat failed", exc_info=True)
+
+    def _take_over_aside(self, dead: str, owners: dict[str, str]) -> None:
+        """Take ``dead``'s races in a task of its own, never inside the beat.
+
+        A takeover may wait a long time (on the store's row locks of a worker
+        stopped in the middle of a write): in the beat, it would stop this
+        worker's own lease from being renewed, and others would take this
+        worker's races in turn. Its failure is logged by the cluster's tasks.
+        """
+        if dead in self._taking:  # still under way from an earlier beat
+            return
+        task = self._cluster.tasks.spawn(self.take_over(dead, owners))
+        if task is not None:
+            self._taking.add(dead)
+            task.add_done_callback(lambda _: self._taking.discard(dead))
 
     async def _reassert(self) -> None:
         """Redis is back, perhaps empty: say again what this worker holds.
