@@ -176,6 +176,11 @@ class Cluster:
             home = await shared.home(player_id)
             if home is not None and home != self.worker and await shared.alive({home}):
                 return home
+            # Still the dead worker: another may have claimed the player's race and
+            # not named their home yet (it does once the race is restored there).
+            owner = await self._race_home(player_id)
+            if owner is not None and owner != self.worker:
+                raise Refused("unavailable", "your race is moving to another server; try again")
         await shared.set_home(player_id, self.worker)
         return None
 
