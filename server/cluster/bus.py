@@ -194,6 +194,11 @@ class Bus:
         stale = channel_of(worker)
         self._queue = deque(item for item in self._queue if item[0] != stale)
 
+    @property
+    def receivers(self) -> set[str]:
+        """Every worker that a link from here has carried a message to."""
+        return set(self._sent)
+
     def still(self, workers: Iterable[str]) -> None:
         """Tell each of ``workers`` that its link from here is whole up to now."""
         for worker in workers:

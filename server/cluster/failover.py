@@ -140,7 +140,10 @@ class Failover:
                 await self._renewed()
                 await shared.publish_lobby(cluster.listing())
                 await cluster.share_connections()
-                cluster.bus.still(cluster.links.workers())
+                # Every link that ever carried a message, not only those with sockets
+                # now: a link dropped here sent its last words (Close) and would send
+                # nothing more, so their loss would never show as a gap.
+                cluster.bus.still(cluster.bus.receivers)
                 owners = await shared.owners()
                 workers = set(owners.values()) | cluster.links.workers()
                 alive = await shared.alive(workers - {cluster.worker})

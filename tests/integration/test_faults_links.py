@@ -1,14 +1,23 @@
-"""Links between workers across a worker's restart (server/cluster/bus.py).
+"""Links between workers, across a restart and across a worker's time without Redis.
 
-A finding of the fault suite (``make chaos``): a worker killed and started
-again under its name logged, within two seconds of listening, ``bus: 154
-messages from w2 lost`` and ``45 messages from w3 lost``, and so broke its
-links with both (1012 to every socket between them), although nothing was
-lost: the others went on numbering their messages to it from where they had
-left its last incarnation, and its first word from each was not 1. A link
-is from one incarnation to one incarnation: once a worker is born again,
-the others' messages to it start at 1, and what they had queued for its
-last incarnation is not sent.
+Two findings of the fault suite (``make chaos``, tests/integration/test_faults_cluster.py):
+
+* A worker killed and started again under its name logged, within two
+  seconds of listening, ``bus: 154 messages from w2 lost`` and ``45 messages
+  from w3 lost``, and so broke its links with both (1012 to every socket
+  between them), although nothing was lost: the others went on numbering
+  their messages to it from where they had left its last incarnation. A link
+  is from one incarnation to one incarnation: once a worker is born again,
+  the others' messages to it start at 1, and what they had queued for its
+  last incarnation is not sent.
+* A worker cut off from Redis past its lease was judged dead; the worker
+  with the race of a player proxied through it dropped its end of their
+  link and sent the last word, ``Close``, which the cut-off worker could not
+  hear. Nothing more went on that link, so the loss never showed as a gap:
+  back on Redis, the worker kept the player's socket, forwarding plays to a
+  home that ignored them, until the grace would have ended the race
+  (``a play unanswered for 30 s``). Each beat's ``Still`` now goes on every
+  link that ever carried a message, not only those with sockets now.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from bench.chaos_proxy import Proxy
 from server.app import GameServer
 from server.config import Settings
 from server.store.backends import open_store
@@ -37,13 +47,14 @@ if TYPE_CHECKING:
 async def workers(
     servers: Servers, postgres_url: str, redis_server: RedisServer
 ) -> AsyncIterator[Callable[..., Awaitable[GameServer]]]:
-    """``await workers("w1")``: a worker in this process; all close before the services stop."""
+    """``await workers("w1")``: a worker in this process (on Redis, or the ``redis`` URL
+    given); all close before the services stop."""
     async with contextlib.AsyncExitStack() as stack:
 
-        async def start(worker: str, **settings: Any) -> GameServer:
+        async def start(worker: str, redis: str | None = None, **settings: Any) -> GameServer:
             config = Settings(host="127.0.0.1", port=0, db=postgres_url, **settings)
             store = open_store(postgres_url)
-            server = GameServer(config, store, worker=worker, redis=redis_server.url)
+            server = GameServer(config, store, worker=worker, redis=redis or redis_server.url)
             return await stack.enter_async_context(server)
 
         yield start
@@ -76,3 +87,37 @@ async def test_a_worker_born_again_hears_its_links_start_at_one(
         board = apply(board, card)
     lost = [r.getMessage() for r in caplog.records if "lost" in r.getMessage()]
     assert lost == []
+
+
+@pytest.fixture
+async def proxy(redis_server: RedisServer) -> AsyncIterator[Proxy]:
+    """A proxy to Redis that the test can cut, for one worker (bench/chaos_proxy.py)."""
+    cuttable = Proxy(redis_server.port)
+    await cuttable.start()
+    yield cuttable
+    await cuttable.close()
+
+
+async def test_a_worker_cut_off_from_redis_breaks_its_links_when_it_is_back(
+    proxy, workers, player
+) -> None:
+    w1, w2 = await workers("w1", redis=proxy.url), await workers("w2")
+    ann, bob = await player(w1), await player(w2)
+    await bob.send(type="create_room", rules=WINNABLE)
+    code = (await bob.recv("room"))["code"]
+    await ann.send(type="join_room", code=code)  # her home moves to w2; her socket stays on w1
+    start = await ann.recv("game_start")
+    await bob.recv("game_start")
+    proxy.cut()
+    # w1's lease lapses: w2 drops its end of Ann's link and tells w1 to close her
+    # socket, a message w1 cannot hear, being cut off.
+    await bob.until("opponent_away")
+    proxy.heal()
+    # Back on Redis, w1 cannot know what it missed: a lost last message shows as no
+    # gap. Every link of its breaks, and Ann comes back to her race (not left
+    # talking to a home that dropped her until the grace ends).
+    await ann.expect_close(1012)
+    back = await player(w2, token=ann.token)
+    state = (await back.until("game_state"))[-1]
+    assert state["game_id"] == start["game_id"]
+    await bob.until("opponent_back")
