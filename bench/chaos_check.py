@@ -79,6 +79,7 @@ class Verdict:
     frames: int = 0
     reasons: Counter[str] = field(default_factory=Counter)
     unrecorded: list[str] = field(default_factory=list)
+    """One line for each event (race, ``seq``) told and not stored, whoever was told it."""
     diverging: list[str] = field(default_factory=list)
     gaps: list[str] = field(default_factory=list)
     unfinished: list[str] = field(default_factory=list)
@@ -129,13 +130,14 @@ def check(racers: Iterable[Racer], db: str, *, final: bool) -> Verdict:
     verdict = Verdict(frames=sum(map(len, heard.values())))
     told: dict[tuple[str, int], dict[str, Any]] = {}
     known: set[str] = set()
+    seen: set[object] = set()
     for name, frames in heard.items():
         for frame in frames:
             message = frame.message
             if "game_id" not in message or message["type"] not in {*EVENTS, "game_start"}:
                 continue
             known.add(message["game_id"])
-            _recorded(message, store, verdict, name)
+            _recorded(message, store, verdict, name, seen)
             _same_for_all(message, told, verdict, name)
         for message in _results(frames):
             known.add(message["game_id"])
@@ -193,9 +195,15 @@ def _same_for_all(
         )
 
 
-def _recorded(message: dict[str, Any], store: Store, verdict: Verdict, who: str) -> None:
-    """Note ``message`` in ``verdict`` if the store does not hold what it announced."""
+def _recorded(
+    message: dict[str, Any], store: Store, verdict: Verdict, who: str, seen: set[object]
+) -> None:
+    """Note ``message`` in ``verdict`` if the store does not hold what it announced
+    (once for each event: ``seen`` holds those looked at, whoever was told them)."""
     game_id, kind, seq = message["game_id"], message["type"], message["seq"]
+    if (game_id, seq, kind) in seen:
+        return
+    seen.add((game_id, seq, kind))
     finished, journal = store.finished.get(game_id), store.live.get(game_id)
     if kind == "game_start":
         if finished is None and journal is None:

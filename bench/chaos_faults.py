@@ -64,6 +64,8 @@ class Fault:
     ended: float = 0.0
     affected: dict[str, list[Racer]] = field(default_factory=dict)
     """Game id -> its racers, for each race the fault touched as it began."""
+    owned: set[str] = field(default_factory=set)
+    """The races the victim owned as the fault began (``fg:races``)."""
     verdict: Verdict | None = None
     """The checker's, run once the fault was over."""
 
@@ -165,11 +167,12 @@ class Harness:
             if (game_id := racer.racing) is not None:
                 by_race.setdefault(game_id, []).append(racer)
         if victim is not None:
-            owned = {g for g, owner in (await self.owners()).items() if owner == victim.name}
+            owners = await self.owners()
+            fault.owned = {game_id for game_id, owner in owners.items() if owner == victim.name}
             fault.affected = {
                 game_id: those
                 for game_id, those in by_race.items()
-                if game_id in owned or any(_on(racer, victim) for racer in those)
+                if game_id in fault.owned or any(_on(racer, victim) for racer in those)
             }
         else:
             fault.affected = by_race

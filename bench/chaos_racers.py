@@ -124,9 +124,14 @@ class Racer:
         join: str | None = None,
         seed: int | None = None,
         news: asyncio.Event | None = None,
+        wander: float = 0.0,
     ) -> None:
         self.name, self._workers, self.pace, self.races = name, workers, pace, races
         self._first, self._host, self._join = first, host, join
+        self._wander = wander
+        """The chance that, a race over, the racer leaves and comes back on any worker (a
+        person closing the page): without it, every fault would drive the victim's racers
+        to the others for good."""
         self._rng = random.Random(seed)
         self._news = news or asyncio.Event()
         """Set at every frame heard, for whoever awaits a racer's progress."""
@@ -245,6 +250,11 @@ class Racer:
             raise _Reconnect
         elif action == "lobby":
             await self._enter(ws)
+        elif action == "wander":
+            if self.stopping or (self.races is not None and len(self.finished) >= self.races):
+                await self._enter(ws)  # done
+            else:
+                raise _Reconnect
         elif action == "seeking":
             await self._still_seeking(ws)
 
@@ -321,7 +331,8 @@ class Racer:
         assert race is not None
         race.over, race.in_flight = True, False
         self.finished.append(race.game_id)
-        self._after(self._rng.uniform(0.5, 2.0), "lobby")
+        leave = self._rng.random() < self._wander
+        self._after(self._rng.uniform(0.5, 2.0), "wander" if leave else "lobby")
 
     def _error(self, message: dict[str, Any]) -> None:
         code, race = message["code"], self._race
