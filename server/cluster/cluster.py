@@ -270,10 +270,11 @@ class Cluster:
         self.tasks.spawn(self._take_back(game_id))
 
     async def _take_back(self, game_id: str) -> None:
-        """A race the store refused this worker's writes for: back here from the store,
-        unless Redis names another owner (who fenced this worker out)."""
+        """A race the store refused this worker's writes for: back here if Redis lists it
+        here, or nowhere (listed here first: of two workers fenced in turn, one takes it
+        back, not each for ever); not if another worker owns it (who fenced this one)."""
         owner = await self.shared.owner(game_id)
-        if owner in (None, self.worker):
+        if owner == self.worker or (owner is None and await self.shared.adopt(game_id)):
             await self.glue.restore_races({game_id})
 
     # -- what the failover asks ----------------------------------------------------
