@@ -166,28 +166,25 @@ class Cluster:
 
     async def _home_of(self, player_id: str) -> str | None:
         shared = self.shared
-        home = await shared.home(player_id)
-        if home is None:  # Redis may have lost it: the store knows the player's live race
-            home = await self._race_home(player_id)
+        # A racer's home is their race's owner, whatever fg:home last said: a race
+        # moves between workers (takeovers, fencing) sooner than homes are named.
+        race = await self.store.live_race_of(player_id)
+        home = await self._owner_of(race) if race is not None else await shared.home(player_id)
         if home is not None and home != self.worker:
             if time.monotonic() < self.failover.judge_after or await shared.alive({home}):
                 return home
             await self.failover.take_over(home)  # its races, before this player looks for theirs
-            home = await shared.home(player_id)
-            if home is not None and home != self.worker and await shared.alive({home}):
-                return home
-            # Still the dead worker: another may have claimed the player's race and
-            # not named their home yet (it does once the race is restored there).
-            owner = await self._race_home(player_id)
-            if owner is not None and owner != self.worker:
+            home = await self._owner_of(race) if race is not None else None
+            if home is not None and home != self.worker:
+                if await shared.alive({home}):
+                    return home
                 raise Refused("unavailable", "your race is moving to another server; try again")
         await shared.set_home(player_id, self.worker)
         return None
 
-    async def _race_home(self, player_id: str) -> str | None:
-        """The owner of ``player_id``'s live race, which comes here if nobody has it."""
-        race = await self.store.live_race_of(player_id)
-        if race is None or self.lobby.race(race) is not None:
+    async def _owner_of(self, race: str) -> str | None:
+        """Live race ``race``'s worker: None for this one, where it comes if none lists it."""
+        if self.lobby.race(race) is not None:
             return None
         owner = await self.shared.owner(race)
         if owner is None and await self.shared.adopt(race):

@@ -1,8 +1,13 @@
-"""Races and their owners when workers fence each other (server/cluster/cluster.py, shared.py).
+"""A racer comes back to their race wherever it moved (server/cluster/cluster.py, shared.py).
 
 Findings of ``make chaos`` (races moved by takeovers, fencing and a Redis
 restarted empty, many times over):
 
+* A racer's hello went where Redis last named their *home*, which a race's
+  moves do not keep up with: to a live worker without the race (served in
+  its lobby: ``no game_state within 5 s of welcome``, 2,275 times in one
+  run, racers stuck for minutes), or to a dead one. A racer's hello now goes
+  to their race's owner (``fg:races``), whatever their home says.
 * A worker fenced out of a race that then ended there unlisted the race in
   ``fg:races`` (``disown``), though another worker owned it now; and a worker
   fenced out took the race back from the store whenever nobody listed it,
@@ -54,8 +59,24 @@ async def workers(
             await client.ws.close()
 
 
+async def test_a_racer_comes_back_to_their_race_whatever_their_home_says(
+    workers, player, connect, redis_server
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w2), await player(w2)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    async with Redis.from_url(redis_server.url) as redis:
+        for stale in ("w1", "w9"):  # a live worker without her race; a dead one
+            await redis.set(f"fg:home:{ann.player_id}", stale)
+            back = await connect(w1)
+            await back.hello(token=racing.a.token)
+            state = (await back.until("game_state"))[-1]
+            assert state["game_id"] == racing.game_id and state["over"] is None
+            await back.close()
+
+
 async def test_a_race_that_ended_on_a_fenced_worker_stays_listed_with_its_owner(
-    workers, player, redis_server
+    workers, player, connect, redis_server
 ) -> None:
     w1, w2 = await workers("w1"), await workers("w2")
     ann, bob = await player(w1), await player(w1)
@@ -66,6 +87,10 @@ async def test_a_race_that_ended_on_a_fenced_worker_stays_listed_with_its_owner(
         await ann.send(type="resign")  # w1, fenced out, ends the race: its record is refused
         await ann.expect_close(1012)
         assert await redis.hget("fg:races", game_id) == b"w2"
+    back = await connect(w1)
+    await back.hello(token=ann.token)
+    state = (await back.until("game_state"))[-1]
+    assert state["over"] is None  # it goes on, at w2
     assert w1.lobby.race(game_id) is None and w2.lobby.race(game_id) is not None
 
 

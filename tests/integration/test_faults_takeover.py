@@ -11,11 +11,6 @@ Findings of the fault suite (tests/integration/test_faults_cluster.py,
   that waited stopped its own lease from being renewed: after 2 s it held its
   own races, and another worker took them (a healthy worker's races failed
   over because another one stopped). The takeover now runs beside the beat.
-* A racer coming back while their home in Redis still named the dead worker
-  (its races claimed by another, who names their homes only once they are
-  restored) was served by the worker they reached, in its lobby, without
-  their race, and that worker became their home. They are told
-  ``unavailable`` now, and come back once their race's owner has it.
 """
 
 from __future__ import annotations
@@ -128,28 +123,3 @@ async def test_a_takeover_that_waits_does_not_stop_the_lease_of_the_worker_takin
     back = await player(w2, token=ann.token)
     state = (await back.until("game_state"))[-1]
     assert state["game_id"] == racing.game_id
-
-
-async def test_a_racer_whose_home_names_a_dead_worker_is_told_unavailable_not_a_lobby(
-    workers, player, connect, redis_server
-) -> None:
-    w1, w2 = await workers("w1"), await workers("w2")
-    ann, bob = await player(w2), await player(w2)
-    racing = await seek_pair(ann, bob, WINNABLE)
-    home = f"fg:home:{ann.player_id}"
-    async with Redis.from_url(redis_server.url) as redis:
-        # A takeover's window: w2 has claimed the race (fg:races), but Ann's home
-        # still names the worker it was taken from, which is dead.
-        await redis.set(home, "w9")
-        back = await connect(w1)
-        await back.hello(token=ann.token)
-        seen = await back.expect_close(1012)
-        assert [(m["type"], m.get("code")) for m in seen] == [("error", "unavailable")], seen
-        assert await redis.get(home) == b"w9"  # w1 did not make itself her home
-        # w2 names her home once the race is restored there: now she finds it.
-        await redis.set(home, "w2")
-        again = await connect(w1)
-        await again.hello(token=ann.token)
-        state = (await again.until("game_state"))[-1]
-        assert state["game_id"] == racing.game_id
-        await ann.expect_close(4000)  # her older connection, replaced
