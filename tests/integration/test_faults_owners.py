@@ -1,4 +1,4 @@
-"""A racer comes back to their race wherever it moved (server/cluster/cluster.py, shared.py).
+"""A racer comes back to their race wherever it moved (server/cluster/cluster.py, server/app.py).
 
 Findings of ``make chaos`` (races moved by takeovers, fencing and a Redis
 restarted empty, many times over):
@@ -15,6 +15,10 @@ restarted empty, many times over):
   (``race 0477e0e56434f64f ended: win abandoned`` on w1, w2, w1, w2, ... every
   30 s, never recorded). A worker unlists only a race listed as its own, and
   takes a race back only by listing it first.
+* A racer whose hello reached a race's new owner while it was still
+  restoring the race was served in its lobby, and the restore did not tell
+  them: a racer already connected where their race is restored now comes
+  back to it (``game_state``) as on a hello.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any
 
+import psycopg
 import pytest
 from redis.asyncio import Redis
 
@@ -31,7 +36,7 @@ from server.config import Settings
 from server.store.backends import open_store
 
 from .conftest import TIMEOUT, WINNABLE, seek_pair
-from .test_faults_takeover import POLL
+from .test_faults_takeover import POLL, lock_waited_on
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Callable
@@ -109,3 +114,27 @@ async def test_a_worker_fenced_out_of_an_unlisted_race_lists_it_to_take_it_back(
             while await redis.hget("fg:races", racing.game_id) is None:
                 await asyncio.sleep(POLL)  # polling Redis, within the deadline
         assert await redis.hget("fg:races", racing.game_id) == b"w1"
+
+
+async def test_a_racer_reaching_their_race_while_it_is_restored_gets_it_once_it_is(
+    workers, player, connect, postgres_url, redis_server
+) -> None:
+    w1, w2, w3 = await workers("w1"), await workers("w2"), await workers("w3")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    async with await psycopg.AsyncConnection.connect(postgres_url) as frozen:
+        # Whoever takes w1's race over waits on its row: the race is restored slowly.
+        await frozen.execute(
+            b"SELECT id FROM live_races WHERE id = %s FOR SHARE", (racing.game_id,)
+        )
+        await w1.peers.failover.stop()  # w1 beats no more: dead, to the others
+        await w1.peers.shared.leave()
+        await lock_waited_on(postgres_url)
+        async with Redis.from_url(redis_server.url) as redis:
+            taker = (await redis.hget("fg:races", racing.game_id)).decode()
+        other = w3 if taker == "w2" else w2
+        back = await connect(other)  # sent to the race's new owner, which is restoring it
+        await back.hello(token=racing.a.token)
+        await frozen.rollback()
+        state = (await back.until("game_state"))[-1]
+    assert state["game_id"] == racing.game_id and state["over"] is None
