@@ -188,7 +188,7 @@ class Cluster:
             return None
         owner = await self.shared.owner(race)
         if owner is None and await self.shared.adopt(race):
-            await self.glue.restore_races({race})
+            await self.failover.restore_here({race})
             return None
         return owner
 
@@ -272,7 +272,7 @@ class Cluster:
         back, not each for ever); not if another worker owns it (who fenced this one)."""
         owner = await self.shared.owner(game_id)
         if owner == self.worker or (owner is None and await self.shared.adopt(game_id)):
-            await self.glue.restore_races({game_id})
+            await self.failover.restore_here({game_id})
 
     # -- what the failover asks ----------------------------------------------------
 

@@ -189,6 +189,7 @@ class Failover:
         await shared.beat(cluster.incarnation)
         for game_id in lobby.elapsed(0.0):
             await shared.own(game_id)
+            await self._home_here(game_id)  # its players away too: their result is here
         for player_id in glue.players_here():
             await shared.set_home(player_id, cluster.worker)
         for code in lobby.open_rooms():
@@ -198,15 +199,30 @@ class Failover:
             "cluster: Redis is back; this worker's races, rooms and seekers are listed again"
         )
 
+    async def restore_here(self, game_ids: set[str]) -> None:
+        """Restore ``game_ids`` from the store here; their players' home is here now.
+
+        Every way a race comes here (a takeover, an adoption, a take back) names
+        its players' home: a racer away when the race ends learns the result
+        only from the lobby core that ended it, so their hello must come here.
+        """
+        cluster = self._cluster
+        await cluster.glue.restore_races(game_ids)
+        for game_id in game_ids:
+            await self._home_here(game_id)
+
+    async def _home_here(self, game_id: str) -> None:
+        """Name this worker the home of the players of race ``game_id``, if it is here."""
+        cluster = self._cluster
+        race = cluster.lobby.race(game_id)
+        for player_id in race.player_ids if race is not None else ():
+            await cluster.shared.set_home(player_id, cluster.worker)
+
     async def _restored(self, game_ids: set[str], dead: str) -> None:
-        """Restore ``game_ids`` from the store here; their players' home is here now."""
+        """Restore ``game_ids``, the races of ``dead``, here; log and count it."""
         cluster = self._cluster
         began = time.perf_counter()
-        await cluster.glue.restore_races(game_ids)
-        for game_id in game_ids:  # wherever they come back, their hello comes here
-            race = cluster.lobby.race(game_id)
-            for player_id in race.player_ids if race is not None else ():
-                await cluster.shared.set_home(player_id, cluster.worker)
+        await self.restore_here(game_ids)
         took = (time.perf_counter() - began) * 1000
         log.warning("cluster: took over %d races of %s in %.0f ms", len(game_ids), dead, took)
         cluster.metrics.failovers.inc(len(game_ids))

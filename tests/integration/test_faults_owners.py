@@ -19,6 +19,11 @@ restarted empty, many times over):
   restoring the race was served in its lobby, and the restore did not tell
   them: a racer already connected where their race is restored now comes
   back to it (``game_state``) as on a hello.
+* A racer away when their race ends learns the result only from the lobby
+  core that ended it, at their home; a race adopted (or taken back) by a
+  worker did not name its players' home there, so a racer coming back after
+  it ended got a lobby and never the result. Every way a race comes to a
+  worker now names its players' home there, and so does Redis coming back.
 """
 
 from __future__ import annotations
@@ -138,3 +143,26 @@ async def test_a_racer_reaching_their_race_while_it_is_restored_gets_it_once_it_
         await frozen.rollback()
         state = (await back.until("game_state"))[-1]
     assert state["game_id"] == racing.game_id and state["over"] is None
+
+
+async def test_a_racer_away_when_their_moved_race_ends_learns_its_result_coming_back(
+    workers, player, connect, redis_server
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    await w1.close()  # its races stay live in the store; bob stays away
+    async with Redis.from_url(redis_server.url) as redis:
+        # As Redis restarted empty: nobody lists the race, nobody is anybody's home.
+        await redis.hdel("fg:races", racing.game_id)
+        await redis.delete(f"fg:home:{ann.player_id}", f"fg:home:{bob.player_id}")
+    back = await connect(w2)  # Ann brings the race to w2 (it adopts it)
+    await back.hello(token=racing.a.token)
+    await back.until("game_state")
+    await back.send(type="resign")
+    over = (await back.until("game_over"))[-1]
+    w3 = await workers("w3")
+    again = await connect(w3)  # Bob, back anywhere, learns how it ended
+    await again.hello(token=racing.b.token)
+    state = (await again.until("game_state"))[-1]
+    assert state["over"] == {key: value for key, value in over.items() if key != "id"}
