@@ -169,6 +169,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="the run's seed (default: drawn)")
     parser.add_argument("--quick", action="store_true", help="20 races, one fault each; no file")
     parser.add_argument("--logs", type=Path, default=None, help="keep the workers' logs here")
+    parser.add_argument(
+        "--dump", type=Path, default=None, help="write every racer's frames here (JSON lines)"
+    )
     args = parser.parse_args(argv)
     seed = secrets.randbelow(2**31) if args.seed is None else args.seed
     races, each = (20, 1) if args.quick else (args.races, args.each)
@@ -190,6 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             redis.stop()
             pg.close()
     found["seconds"] = time.monotonic() - began
+    if args.dump is not None:
+        chaos_report.dump(found["racers"], found["faults"], args.dump)
     tables = chaos_report.tables(found)
     print(tables)
     if not args.quick:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 import statistics
 from collections import Counter
@@ -39,9 +41,10 @@ def progress(number: int, fault: Fault, racing: int) -> str:
     """One line on stderr as each fault ends."""
     verdict = fault.verdict
     found = {} if verdict is None else {k: len(v) for k, v in verdict.problems().items()}
+    owned = len(fault.owned & fault.affected.keys())
     return (
         f"  {number:3} {fault.kind:8} {fault.victim or '-':3} {fault.lasted:5.1f} s"
-        f"  touched {len(fault.affected):3} races ({len(fault.owned)} its own)"
+        f"  touched {len(fault.affected):3} races ({owned} its own)"
         f"  racing now {racing:3}"
         f"  checker: {found or 'nothing found'}"
     )
@@ -183,6 +186,20 @@ def markdown(tables: str) -> str:
         f"Written by `{COMMAND}` (`make chaos`); bench/README.md, "
         '"Faults", says how to read it.\n\n' + tables + "\n"
     )
+
+
+def dump(racers: list[Racer], faults: list[Fault], path: Path) -> None:
+    """Every racer's connections, notes and frames, and every fault, as JSON lines: what
+    a finding is traced back with (times are the run's monotonic clock)."""
+    with path.open("w") as out:
+        for fault in faults:
+            line = {"fault": fault.kind, "victim": fault.victim, "began": fault.began}
+            out.write(json.dumps(line | {"ended": fault.ended}) + "\n")
+        for racer in racers:
+            sessions = [dataclasses.asdict(session) for session in racer.sessions]
+            heard = [(frame.at, frame.session, frame.message) for frame in racer.heard]
+            line = {"racer": racer.name, "sessions": sessions, "notes": racer.notes}
+            out.write(json.dumps(line | {"heard": heard}) + "\n")
 
 
 def summary(found: dict[str, Any]) -> dict[str, Any]:
