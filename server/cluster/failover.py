@@ -188,8 +188,11 @@ class Failover:
         shared, lobby, glue = cluster.shared, cluster.lobby, cluster.glue
         await shared.beat(cluster.incarnation)
         for game_id in lobby.elapsed(0.0):
-            await shared.own(game_id)
-            await self._home_here(game_id)  # its players away too: their result is here
+            # Listed only where nobody else is: back from being cut off, not from an
+            # empty Redis, this worker may find a race claimed by another meanwhile
+            # (it lets it go once its lease is renewed), and must not claim it back.
+            if await shared.adopt(game_id) or await shared.owner(game_id) == cluster.worker:
+                await self._home_here(game_id)  # its players away too: their result is here
         for player_id in glue.players_here():
             await shared.set_home(player_id, cluster.worker)
         for code in lobby.open_rooms():

@@ -1,6 +1,6 @@
 """Links between workers, across a restart and across a worker's time without Redis.
 
-Two findings of the fault suite (``make chaos``, tests/integration/test_faults_cluster.py):
+Findings of the fault suite (``make chaos``, tests/integration/test_faults_cluster.py):
 
 * A worker killed and started again under its name logged, within two
   seconds of listening, ``bus: 154 messages from w2 lost`` and ``45 messages
@@ -18,22 +18,31 @@ Two findings of the fault suite (``make chaos``, tests/integration/test_faults_c
   home that ignored them, until the grace would have ended the race
   (``a play unanswered for 30 s``). Each beat's ``Still`` now goes on every
   link that ever carried a message, not only those with sockets now.
+* Back on Redis, that worker said again what it holds, as after an empty
+  Redis: it listed itself as the owner of every race in its lobby, those
+  another worker had taken while it was cut off included, and so took them
+  back (fencing the taker) instead of letting them go. It now lists a race
+  only where nobody else does.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from redis.asyncio import Redis
 
 from bench.chaos_proxy import Proxy
 from server.app import GameServer
+from server.cluster.shared import BEAT, LEASE
 from server.config import Settings
 from server.store.backends import open_store
 
-from .conftest import WINNABLE, apply, legal, seek_pair
+from .conftest import TIMEOUT, WINNABLE, apply, legal, seek_pair
+from .test_faults_takeover import POLL
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Callable
@@ -121,3 +130,27 @@ async def test_a_worker_cut_off_from_redis_breaks_its_links_when_it_is_back(
     state = (await back.until("game_state"))[-1]
     assert state["game_id"] == start["game_id"]
     await bob.until("opponent_back")
+
+
+async def test_a_worker_back_on_redis_does_not_claim_back_the_races_taken_meanwhile(
+    proxy, workers, player, redis_server, caplog
+) -> None:
+    w1, w2 = await workers("w1", redis=proxy.url), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    game_id = (await seek_pair(ann, bob, WINNABLE)).game_id
+    caplog.set_level(logging.WARNING, logger="flowergarden.server")
+    async with Redis.from_url(redis_server.url) as redis:
+        proxy.cut()
+        async with asyncio.timeout(LEASE + BEAT + TIMEOUT):  # w2 takes w1's race over
+            while await redis.hget("fg:races", game_id) != b"w2":
+                await asyncio.sleep(POLL)  # polling Redis, within the deadline
+        proxy.heal()
+        # Back, w1 says again what it holds (as after an empty Redis) and lets go of
+        # what others took: both, whichever first, leave the race listed with w2.
+        await ann.expect_close(1012)
+        said = "this worker's races, rooms and seekers are listed again"
+        async with asyncio.timeout(TIMEOUT):
+            while not any(said in record.getMessage() for record in caplog.records):
+                await asyncio.sleep(POLL)  # polling the log, within the deadline
+        assert await redis.hget("fg:races", game_id) == b"w2"
+    assert w1.lobby.race(game_id) is None and w2.lobby.race(game_id) is not None
