@@ -91,10 +91,12 @@ services:  ## install the Debian packages the tests use: PostgreSQL, Redis, chro
 serve: $(STAMP)  ## run the race server on $(HOST):$(PORT) with SQLite file $(DB)
 	$(BIN)/flowergarden-server --host $(HOST) --port $(PORT) --db $(DB)
 
+# NAME goes to the client as one word, whatever it holds (quotes too): a name the
+# server will not take is refused by the server's name rule, in its words.
 play: $(STAMP)  ## race from this terminal against the server on $(HOST):$(PORT)
-	$(BIN)/flowergarden --server ws://$(HOST):$(PORT)/ws $(if $(NAME),--name $(NAME))
+	$(BIN)/flowergarden --server ws://$(HOST):$(PORT)/ws $(if $(NAME),--name '$(subst ','\'',$(NAME))')
 
-practice: $(STAMP)  ## a single-player game, no server
+practice: $(STAMP)  ## race the clock alone on a winnable layout, no server
 	$(BIN)/flowergarden practice
 
 test: lint typecheck schema-js pytest  ## everything CI checks: lint, types, tests
@@ -131,14 +133,16 @@ schema-js:  ## install ajv for the schema tests (tests/schema_js), when npm is t
 stats: $(STAMP)  ## deal statistics with 95% confidence intervals
 	$(BIN)/python -m engine stats --deals 200000
 
-bench: $(BENCH_STAMP)  ## the benchmarks: engine, cores, store, restoring races, load, bots, then several workers (about 18 minutes)
+bench: $(BENCH_STAMP)  ## the benchmarks: engine, cores, store, restoring races, load, bots, fair play, then several workers (about 21 minutes)
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.core
 	$(BIN)/python -m bench.store
 	$(BIN)/python -m bench.restore
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.bots
+	$(BIN)/python -m bench.fairplay
 	$(BIN)/python -m bench.cluster
+	$(BIN)/python -m bench.bus
 
 bench-quick: $(BENCH_STAMP)  ## a short benchmark run (under a minute); the last line is JSON
 	$(BIN)/python -m bench.engine --quick
@@ -150,6 +154,7 @@ bench-quick: $(BENCH_STAMP)  ## a short benchmark run (under a minute); the last
 # It starts its own PostgreSQL and Redis (installed by `make services`).
 bench-cluster: $(BENCH_STAMP)  ## the multi-worker benchmark: Redis, PostgreSQL, two workers (about 4 minutes)
 	$(BIN)/python -m bench.cluster
+	$(BIN)/python -m bench.bus
 
 # Three workers under faults (a worker stopped, killed, cut off from Redis; Redis
 # restarted; PostgreSQL stopped) while 50 races run; it starts its own PostgreSQL

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.identity import Identity
-from core.race_log import Entry, MoveRecord, RaceRecord, RaceStart
+from core.race_log import Entry, FinishedRace, MoveRecord, RaceStart
 from server.store import SqliteStore
 from server.store.batch import Writes
 from server.store.sqlite import Database
@@ -50,11 +50,11 @@ _files = itertools.count()
 PLAYERS = (Identity("p-ann", "Ann", "hash-ann", 1.0), Identity("p-bob", "Bob", "hash-bob", 1.0))
 
 
-def _race(rng: random.Random) -> RaceRecord:
+def _race(rng: random.Random) -> FinishedRace:
     moves = tuple(
         MoveRecord(seq, seq % 2, "QH", seq * 0.1 + rng.random() / 10) for seq in range(1, 105)
     )
-    return RaceRecord(
+    return FinishedRace(
         game_id=f"{rng.getrandbits(64):016x}",
         rules_json='{"deal":"mirror","first":false,"redeals":0,"winnable_only":true}',
         dealing="sha256",

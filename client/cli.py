@@ -3,8 +3,8 @@
 ``flowergarden [--server URL] [--name NAME] [--seek | --create-room | --room CODE] [rules]``
 races on a server, by default with mirror, winnable-only rules; ``--bot LEVEL`` races a
 server's bot at once, ``--seek --bot-after SECONDS`` if nobody comes in that time
-(:data:`~client.options.RACE_RULES`); ``flowergarden practice [--seed N] [--winnable-only]``
-plays alone.
+(:data:`~client.options.RACE_RULES`); ``flowergarden practice [--seed N] [--any-layout]``
+races the clock alone, on winnable layouts unless asked otherwise.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from protocol import BotRequest, Rules
 
 from .card_faces import glyphs_supported
-from .failures import url_problem
+from .failures import url_problem, websocket_url
 from .levels import DEFAULT_LEVEL, LEVELS
 from .options import DEFAULT_SERVER, RACE_RULES, Options
 
@@ -128,7 +128,8 @@ def _parser() -> argparse.ArgumentParser:
         "--server",
         default=DEFAULT_SERVER,
         metavar="URL",
-        help=f"the race server's websocket URL (default: {DEFAULT_SERVER})",
+        help="the race server: its websocket URL, or the address of its page in a browser "
+        f"(http://HOST:PORT, taken as ws://HOST:PORT/ws; https as wss) (default: {DEFAULT_SERVER})",
     )
     parser.add_argument(
         "--name",
@@ -148,7 +149,10 @@ def _parser() -> argparse.ArgumentParser:
     _add_display(parser)
     commands = parser.add_subparsers(dest="command", metavar="{practice}")
     practice = commands.add_parser(
-        "practice", help="a game alone on this machine, no server", description="Practise alone."
+        "practice",
+        help="race the clock alone on this machine, no server",
+        description="Practise alone: clear a layout as fast as you can, against your personal "
+        "best for those rules (kept in $XDG_CONFIG_HOME/flowergarden/bests.json).",
     )
     _add_practice_options(practice)
     return parser
@@ -156,8 +160,19 @@ def _parser() -> argparse.ArgumentParser:
 
 def _add_practice_options(practice: argparse.ArgumentParser) -> None:
     practice.add_argument("--seed", type=int, help="deal this layout again (default: random)")
-    practice.add_argument(
-        "--winnable-only", action="store_true", help="deal a layout that can be cleared"
+    layouts = practice.add_mutually_exclusive_group()
+    layouts.add_argument(
+        "--winnable-only",
+        dest="winnable_only",
+        action="store_true",
+        default=True,
+        help="deal only layouts that can be cleared: a race against the clock (the default)",
+    )
+    layouts.add_argument(
+        "--any-layout",
+        dest="winnable_only",
+        action="store_false",
+        help="deal any random layout, as the classic game does (most cannot be cleared)",
     )
     practice.add_argument(
         "--redeals", type=int, choices=(0, 1), default=0, help="1 allows one redeal when stuck"
@@ -174,7 +189,8 @@ def parse_args(argv: Sequence[str] | None = None, *, encoding: str | None = None
     if args.command == "practice":
         rules = Rules(winnable_only=args.winnable_only, redeals=args.redeals)
         return Options(name=args.name, rules=rules, ascii=ascii, practice=True, seed=args.seed)
-    problem = url_problem(args.server)
+    server = websocket_url(args.server)
+    problem = url_problem(server)
     if problem is not None:
         parser.error(problem)
     rules = _race_rules(parser, args)
@@ -187,7 +203,7 @@ def parse_args(argv: Sequence[str] | None = None, *, encoding: str | None = None
     elif args.room:
         action = "join_room"
     return Options(
-        server=args.server,
+        server=server,
         name=args.name,
         action=action,
         room=args.room or "",

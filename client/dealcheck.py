@@ -8,11 +8,12 @@ alone.
 
 What can be checked depends on what this client saw:
 
-- the boards as dealt (it saw ``game_start``, or came back to a race it saw
-  start): every seed hashes to its commit, and each board is what its seed
-  deals. That is "deal verified";
-- only ``game_state`` (a spectator, or a player who came back in a new app):
-  those are the boards as they stand, not as dealt, so the layouts cannot be
+- the boards as dealt (it saw ``game_start``, came back to a race it saw
+  start, or was given the race by ``game_state`` at ``seq`` 0, before any play):
+  every seed hashes to its commit, and each board is what its seed deals. That
+  is "deal verified";
+- only a later ``game_state`` (a spectator who came in mid-race, or a player
+  back in a new app): those are the boards as they stand, not as dealt, so the layouts cannot be
   compared; the seeds are still checked against the commits ("deal partly
   verified"). The race's record on the server (``GET /api/races/GAME_ID``)
   has the boards as dealt, for a full check elsewhere.

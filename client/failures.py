@@ -18,7 +18,8 @@ A refused connection is retried even at the first connection: the usual
 cause is a server not started yet (``make serve`` in the other terminal), and
 the words say so while the client waits. :func:`url_problem` catches the
 URLs that cannot work before any connection is tried; the command line uses
-it too, so ``--server http://…`` fails at once.
+it too, after :func:`websocket_url` has turned the page's ``http://HOST:PORT``
+into its websocket URL, so ``--server http://HOST:PORT/other`` fails at once.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import socket
 import ssl
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from websockets.exceptions import (
     ConnectionClosed,
@@ -53,9 +54,10 @@ __all__ = [
     "hello_refused",
     "not_protocol",
     "url_problem",
+    "websocket_url",
 ]
 
-URL_HINT = "URLs look like ws://HOST:8765/ws"
+URL_HINT = "URLs look like ws://HOST:8765/ws, or the page's http://HOST:8765"
 NOT_OURS = f"that is not a Flower Garden server: {URL_HINT}"
 
 
@@ -67,6 +69,21 @@ class Failure:
     retry: bool
     link: Link = "failed"
     """The link state to show if the client stops here."""
+
+
+def websocket_url(url: str) -> str:
+    """The race server's websocket URL for ``url``: the address a person sees in the browser,
+    ``http(s)://HOST:PORT`` (with or without the ``/``), becomes ``ws(s)://HOST:PORT/ws``,
+    where that server's page connects. Anything else is left as it is, for
+    :func:`url_problem` to judge."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    schemes = {"http": "ws", "https": "wss"}
+    if parts.scheme not in schemes or parts.path not in ("", "/") or parts.query or parts.fragment:
+        return url
+    return urlunsplit((schemes[parts.scheme], parts.netloc, "/ws", "", ""))
 
 
 def url_problem(url: str) -> str | None:

@@ -90,8 +90,8 @@ class LinkChanged(Message):
 
 
 class NameRefused(Message):
-    """The server did not make a new player of this name (``bad_name``, ``name_taken``,
-    or ``unavailable``, when ``name`` is offered again: it was not the name's fault)."""
+    """The server did not make a new player of this name (``bad_name``, ``name_taken``, or
+    ``unavailable``); ``name`` is offered again, to send as it is or to mend."""
 
     def __init__(self, reason: str, name: str = "") -> None:
         super().__init__()
@@ -246,8 +246,8 @@ class ServerConnection:
             if stored is None and reply.code in ("bad_name", "name_taken", "unavailable"):
                 if reply.code == "unavailable":  # not the name's fault: offer it again
                     self._post(NameRefused(NO_NEW_PLAYERS, name))
-                else:
-                    self._post(NameRefused(reply.message))
+                else:  # the server's words, and the name kept to mend ("al ice": "alice")
+                    self._post(NameRefused(reply.message, name))
                 raise _Refused(None)
             returning = stored is not None
             raise _Refused(hello_refused(reply.code, reply.message, returning=returning))

@@ -92,7 +92,7 @@ class Practice:
         post: Callable[[Message], object],
         *,
         seed: int | None = None,
-        winnable_only: bool = False,
+        winnable_only: bool = True,
         redeals: int = 0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import engine
     from protocol import BoardStatus, BotRequest, GameOver, RatingChange, WireBoard
 
-    from .bests import PracticeBest
+    from .bests import Best, PracticeBest
     from .dealcheck import DealCheck
 
 __all__ = ["Outcome", "RaceView", "Waiting"]
@@ -97,6 +97,10 @@ class RaceView:
     """This client's ``now`` at the race's start (from ``elapsed_ms`` when joined later)."""
     stopped_after: float | None = None
     """Seconds of racing when the race ended: the stopwatch stands still there."""
+    held: tuple[float, float | None] | None = None
+    """While the line to the server is down: the stopwatch and the clock's time left when it
+    went down. They stand still there (this client cannot know the server's time) until
+    ``game_state`` gives the race again, with the server's ``elapsed_ms``."""
     clock_deadline: float | None = None
     idle_s: float | None = None
     """The server's idle limit (``welcome.limits``); None in practice."""
@@ -108,6 +112,8 @@ class RaceView:
     over: Outcome | None = None
     deal_check: DealCheck | None = None
     best: PracticeBest | None = None
+    target: Best | None = None
+    """In practice: the personal best for these rules when the deal began, the time to beat."""
     rematch_offered: bool = False
     rematch_asked: bool = False
     resyncing: bool = False
@@ -151,10 +157,24 @@ class RaceView:
     # -- time ------------------------------------------------------------------
 
     def elapsed(self, now: float) -> float:
-        """Seconds of racing at ``now``; frozen once the race is over."""
+        """Seconds of racing at ``now``; frozen once the race is over, held while the line
+        is down."""
         if self.stopped_after is not None:
             return self.stopped_after
+        if self.held is not None:
+            return self.held[0]
         return max(0.0, now - self.started_at)
+
+    def clock_left(self, now: float) -> float | None:
+        """Seconds left on the race's clock at ``now`` (None: no clock); held with the line."""
+        if self.held is not None:
+            return self.held[1]
+        return None if self.clock_deadline is None else self.clock_deadline - now
+
+    def hold(self, now: float) -> None:
+        """The line to the server went down: hold the stopwatch and the clock where they are."""
+        if self.held is None and self.over is None and self.other is not None:
+            self.held = (self.elapsed(now), self.clock_left(now))
 
     def stop(self, now: float) -> None:
         """The race ended: stop the stopwatch (at the last card, when that is known)."""
@@ -168,12 +188,12 @@ class RaceView:
 
     def idle_left(self, now: float) -> float | None:
         """Seconds to one's own idle limit, while it runs (one's count not final); else None."""
-        if self.idle_deadline is None or not self.racing:
-            return None
+        if self.idle_deadline is None or not self.racing or self.held is not None:
+            return None  # nothing can be played while the line is down
         return self.idle_deadline - now
 
     def record_play(self, seat: int, count: int, t_ms: int) -> None:
-        """Seat ``seat`` reached ``count`` cards at ``t_ms`` (for the margin at the end)."""
+        """Seat ``seat`` reached ``count`` cards at ``t_ms`` (a practice's time at its end)."""
         while len(self.reached) <= seat:
             self.reached.append({})
         self.reached[seat][count] = t_ms

@@ -14,9 +14,11 @@ from engine import Card
 from protocol import RACING
 
 from .apidata import rating_text
+from .bests import practice_key
 from .card_faces import CARD_WIDTH, card_text, suit_mark
 from .keys import BED_KEYS
 from .timing import IDLE_WARNING, clock_text, stopwatch_text
+from .words import NO_BEST, PRACTICE, TO_BEAT, count_words
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -81,21 +83,34 @@ def render_topbar(state: ClientState, now: float) -> Text:
     if race is None:
         text.append("Flower Garden", style="bold")
     elif race.other is None:
-        text.append("Practice", style="bold")
+        return _practice_bar(race, now)
     else:
         text.append(" vs ".join(player_names(race.players, race.bots)), style="bold")
         if race.seat is None:
             text.append(" (watching)")
     if race is not None:
-        live_clock = race.clock_deadline is not None and race.over is None
+        left = race.clock_left(now)
+        live_clock = left is not None and race.over is None
         text.append(f" · {rules_words(race.rules, clock=not live_clock)}")
         text.append(f" · time {stopwatch_text(race.elapsed(now))}", style="bold")
-        if race.clock_deadline is not None and live_clock:
-            left = race.clock_deadline - now
+        if left is not None and live_clock:
             style = "bold red" if left < 30 else "bold"
             text.append(f" · {clock_text(left)} left", style=style)
     text.append("  ")
     text.append_text(link_text(state, now))
+    return text
+
+
+def _practice_bar(race: RaceView, now: float) -> Text:
+    """``Practice (winnable) · time 0:12 · to beat: cleared in 41.2 s``: the clock, raced."""
+    text = Text(f"{PRACTICE} ({practice_key(race.rules)})", style="bold")
+    text.append(f" · time {stopwatch_text(race.elapsed(now))}", style="bold")
+    if race.target is None:
+        text.append(f" · {NO_BEST}", style=_DIM)
+        return text
+    beaten = race.target.count == 52 and race.elapsed(now) * 1000 > race.target.ms
+    style = _DIM if beaten or race.over is not None else "bold green"
+    text.append(f" · {TO_BEAT} {count_words(race.target.count, race.target.ms)}", style=style)
     return text
 
 
@@ -109,8 +124,9 @@ def render_idle(race: RaceView | None, now: float) -> Text:
     left = None if race is None else race.idle_left(now)
     if race is None or left is None or left > IDLE_WARNING:
         return Text()
+    act = "play or redeal" if race.board.redeals_left else "play"  # no redeal: none is named
     return Text(
-        f"No play for {race.idle_s:g} s times you out: {clock_text(left)} left to play or redeal",
+        f"No play for {race.idle_s:g} s times you out: {clock_text(left)} left to {act}",
         style="bold white on red",
     )
 

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from . import words
 from .render import player_names
-from .timing import margin_ms, seconds_text
 from .words import outcome_words
 
 if TYPE_CHECKING:
@@ -68,29 +68,18 @@ def rating_change_words(change: RatingChange) -> str:
 
 
 def times_words(over: Outcome, race: RaceView) -> str:
-    """``ann cleared in 41.2 s, 3.1 s ahead   ·   bob 40/52 in 38.5 s``."""
-    parts = []
-    for seat, name in enumerate(player_names(race.players, race.bots)):
-        count = over.counts[seat] if seat < len(over.counts) else race.boards[seat].count
-        t_ms = over.times_ms[seat] if seat < len(over.times_ms) else None
-        if t_ms is None:
-            parts.append(f"{name} {count}/52")
-            continue
-        part = f"{name} cleared in" if count == 52 else f"{name} {count}/52 in"
-        part += f" {seconds_text(t_ms)}"
-        if over.result == "win" and seat == over.winner and len(over.times_ms) == 2:
-            margin = margin_ms(seat, over.counts, over.times_ms, race.reached)
-            if margin is not None:
-                part += f", {seconds_text(margin)} ahead"
-        parts.append(part)
-    return "   ·   ".join(parts)
+    """Each board's end, the winner's margin beside it (:func:`client.words.times_words`)."""
+    counts = [
+        over.counts[seat] if seat < len(over.counts) else board.count
+        for seat, board in enumerate(race.boards)
+    ]
+    winner = over.winner if over.result == "win" else None
+    return words.times_words(player_names(race.players, race.bots), counts, over.times_ms, winner)
 
 
 def best_words(best: Best) -> str:
-    """``cleared in 41.2 s``, or ``40/52 in 38.5 s``."""
-    if best.count == 52:
-        return f"cleared in {seconds_text(best.ms)}"
-    return f"{best.count}/52 in {seconds_text(best.ms)}"
+    """``cleared in 41.2 s``, or ``40/52, last card at 38.5 s``."""
+    return words.count_words(best.count, best.ms)
 
 
 def practice_best_words(best: PracticeBest) -> str:

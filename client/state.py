@@ -27,7 +27,9 @@ dropped, and the client says so, instead of showing a race that every key
 would be refused in (``not_in_game``).
 
 Time: the stopwatch runs from ``game_start`` (or from ``game_state``'s
-``elapsed_ms``), the race's clock from its time limit (or ``clock_left_ms``),
+``elapsed_ms``), the race's clock from its time limit (or ``clock_left_ms``);
+both stand still while the line is down, until ``game_state`` gives the server's
+time again (a server that was down does not count that time either),
 and one's own idle limit (``welcome.limits.idle_s``) restarts at the deal, at
 each of one's own plays and redeals the server acknowledges, and on coming
 back. At ``game_over`` the deal is checked against the revealed seeds
@@ -79,7 +81,7 @@ from .words import error_words, outcome_words
 if TYPE_CHECKING:
     from protocol import BotRequest, ClientMessage, Limits, ServerMessage
 
-    from .bests import PracticeBest
+    from .bests import Best, PracticeBest
     from .lookups import Answer, Query
 
 __all__ = ["ClientState", "Link", "Outcome", "RaceView", "Waiting", "outcome_words"]
@@ -125,13 +127,25 @@ class ClientState:
         self.notice, self.notice_is_error = text, error
 
     def set_link(
-        self, link: Link, attempt: int = 0, retry_at: float | None = None, reason: str = ""
+        self,
+        link: Link,
+        now: float,
+        attempt: int = 0,
+        retry_at: float | None = None,
+        reason: str = "",
     ) -> None:
+        """The line's state; a line gone down holds the race's stopwatch and clock, which
+        start again from the server's own time when it sends the race (``game_state``)."""
         self.link, self.attempt, self.retry_at = link, attempt, retry_at
         self.link_reason = "" if link == "online" else reason
+        if link != "online" and self.race is not None:
+            self.race.hold(now)
 
-    def begin_practice(self, board: engine.Board, rules: Rules, now: float) -> None:
-        """A one-board race with no server (``flowergarden practice``)."""
+    def begin_practice(
+        self, board: engine.Board, rules: Rules, now: float, target: Best | None = None
+    ) -> None:
+        """A one-board race with no server (``flowergarden practice``) against ``target``,
+        the personal best for ``rules``."""
         self.race = RaceView(
             game_id="practice",
             seat=0,
@@ -142,6 +156,7 @@ class ClientState:
             seq=0,
             started_at=now,
             reached=[{}],
+            target=target,
         )
         self.race.relabel()
         self.note("")
@@ -281,6 +296,8 @@ class ClientState:
             limit = message.rules.time_limit_s
             race.clock_deadline = None if limit is None else now + limit
         else:
+            if message.seq == 0 and race.dealt is None:
+                race.dealt = list(message.boards)  # nothing has happened yet: as dealt
             race.started_at = now - message.elapsed_ms / 1000
             left = message.clock_left_ms
             race.clock_deadline = None if left is None else now + left / 1000

@@ -41,6 +41,7 @@ from .practice import Dealt, Practice
 from .render import player_names
 from .screens import BrowseScreen, LobbyScreen, NameScreen, RaceScreen, ReplayScreen, StateScreen
 from .state import ClientState, outcome_words
+from .terminal import TerminalWatch
 from .tokens import TokenStore
 
 if TYPE_CHECKING:
@@ -58,6 +59,8 @@ __all__ = ["Backend", "FlowerGardenApp"]
 
 LOBBY_POLL = 3.0
 """Seconds between lobby snapshots while the lobby is on screen (the server pushes none)."""
+TERMINAL_GONE = 1
+"""The exit code when the terminal went away under the app."""
 REPLAY_TICK = 0.05
 """Seconds between a replay's steps on screen: at 8x a bot's card every 40 ms keeps up."""
 
@@ -101,10 +104,13 @@ class FlowerGardenApp(App[int]):
         self._start = self._first_action(options)
         self._welcomed = False
         self._polled = 0.0
+        self._terminal = TerminalWatch(-1)
 
     # -- start -----------------------------------------------------------------
 
     def on_mount(self) -> None:
+        # A test runs headless, on no terminal; a real run watches the one it started on.
+        self._terminal = TerminalWatch(-1 if self.is_headless else None)
         self.set_interval(0.5, self._tick)
         self.set_interval(REPLAY_TICK, self._replay_tick)
         if self.options.practice:
@@ -211,15 +217,17 @@ class FlowerGardenApp(App[int]):
         return BotRequest(after_s=left, level=waiting.bot.level)
 
     def on_link_changed(self, event: LinkChanged) -> None:
-        retry_at = None if event.delay is None else self.clock() + event.delay
-        self.state.set_link(event.link, event.attempt, retry_at, event.reason)
+        now = self.clock()
+        retry_at = None if event.delay is None else now + event.delay
+        self.state.set_link(event.link, now, event.attempt, retry_at, event.reason)
         self.sync()
 
     def on_name_refused(self, event: NameRefused) -> None:
         self.push_screen(NameScreen(event.reason, value=event.name), self._connect)
 
     def on_dealt(self, event: Dealt) -> None:
-        self.state.begin_practice(event.board, event.rules, self.clock())
+        target = self.bests.get(practice_key(event.rules))
+        self.state.begin_practice(event.board, event.rules, self.clock(), target)
         self._practice_best()
         self.sync()
 
@@ -341,6 +349,9 @@ class FlowerGardenApp(App[int]):
             screen.redraw(now)
 
     def _tick(self) -> None:
+        if self._terminal.gone():
+            self.exit(TERMINAL_GONE)  # nobody to show anything to (client/terminal.py)
+            return
         now = self.clock()
         if (
             self.state.race is None

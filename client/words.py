@@ -1,15 +1,34 @@
-"""The client's words for how a race ended and for the server's errors."""
+"""The client's words: how a race ended, the server's errors, and the keys each screen has."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .timing import seconds_text
+
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from protocol import Error, ErrorCode
 
     from .state import Outcome
 
-__all__ = ["REMATCH_ID", "error_words", "outcome_words"]
+__all__ = [
+    "KEY_WORDS",
+    "LOBBY_HELP",
+    "NO_BEST",
+    "PRACTICE",
+    "QUESTIONS",
+    "REMATCH_ID",
+    "TO_BEAT",
+    "count_words",
+    "error_words",
+    "key_help",
+    "key_hints",
+    "margin_words",
+    "outcome_words",
+    "times_words",
+]
 
 REMATCH_ID = "rematch"
 """The ``id`` this client puts on ``rematch``. The server copies it into the answer, so an
@@ -57,6 +76,65 @@ def outcome_words(
     }
     reason = reasons.get(outcome.reason, outcome.reason)
     return headline, _timed_out_words(outcome, players, reason, idle_s)
+
+
+PRACTICE = "Practice"
+"""The practice's top bar begins so, with its rule set: ``Practice (winnable)``."""
+TO_BEAT = "to beat:"
+"""Before the personal best in the practice's top bar: ``to beat: cleared in 41.2 s``."""
+NO_BEST = "no best yet: set one"
+
+
+def count_words(count: int, t_ms: int | None) -> str:
+    """One board's end: ``cleared in 41.2 s``, ``40/52, last card at 38.1 s``, ``0/52``.
+
+    Only a clear is a finishing time; a count's time is when its last card went up,
+    so it is said as that, and never reads as a time to beat.
+    """
+    if t_ms is None:
+        return f"{count}/52"
+    if count == 52:
+        return f"cleared in {seconds_text(t_ms)}"
+    return f"{count}/52, last card at {seconds_text(t_ms)}"
+
+
+def margin_words(winner: int, counts: Sequence[int], times_ms: Sequence[int | None]) -> str:
+    """How far the winner finished ahead: ``22 cards ahead``, ``2.0 s sooner``, or "".
+
+    More cards is the margin whenever the counts differ (a clear against 30 cards is 22
+    cards, whenever the loser's last card went up). At equal counts the winner got
+    there first, and the margin is how much sooner. A winner with fewer cards (the other
+    resigned or left) has no margin.
+    """
+    loser = 1 - winner
+    ahead = counts[winner] - counts[loser]
+    if ahead > 0:
+        return f"{ahead} card{'s' if ahead != 1 else ''} ahead"
+    won_at, lost_at = times_ms[winner], times_ms[loser]
+    if ahead == 0 and won_at is not None and lost_at is not None and won_at < lost_at:
+        return f"{seconds_text(lost_at - won_at)} sooner"
+    return ""
+
+
+def times_words(
+    names: Sequence[str],
+    counts: Sequence[int],
+    times_ms: Sequence[int | None],
+    winner: int | None = None,
+) -> str:
+    """``bob cleared in 16.8 s, 22 cards ahead   ·   ann 30/52, last card at 13.3 s``.
+
+    The browser says the same (``web/static/js/words.js``'s ``timesWords``).
+    """
+    parts = []
+    for seat, name in enumerate(names):
+        t_ms = times_ms[seat] if seat < len(times_ms) else None
+        part = f"{name} {count_words(counts[seat], t_ms)}"
+        if seat == winner and len(counts) == len(times_ms) == 2:
+            margin = margin_words(winner, counts, times_ms)
+            part += f", {margin}" if margin else ""
+        parts.append(part)
+    return "   ·   ".join(parts)
 
 
 def _timed_out_words(
@@ -109,3 +187,69 @@ def error_words(error: Error) -> str:
     if error.code == "game_not_found" and error.id == REMATCH_ID:
         return "the rematch offer has lapsed"
     return f"{_ERROR_WORDS.get(error.code, error.code)}: {error.message}"
+
+
+KEY_WORDS: dict[str, tuple[str, str, str]] = {
+    "beds": ("1-6", "bed", "play the front card of that bed"),
+    "bouquet": ("a-p", "bouquet", "play the bouquet card with that letter"),
+    "prompt": ("/", "type a card", "type a card (qh, 10h, th) then Enter; Esc closes"),
+    "redeal": ("r", "redeal", "redeal the cards left, when stuck (once a race)"),
+    "resign": ("x", "resign", "resign (asks first)"),
+    "give_up": ("x", "give up", "give this deal up (asks first)"),
+    "new_deal": ("r", "new deal", "deal the next layout"),
+    "rematch": ("r", "rematch", "ask for a rematch (the race starts when both ask)"),
+    "profile": ("o", "their profile", "your opponent's profile"),
+    "lobby": ("Esc", "lobby", "back to the lobby"),
+    "quit": ("q", "quit", "quit"),
+    "quit_race": ("q", "quit", "quit (asks first: the race goes on without you)"),
+    "help": ("?", "help", "this help"),
+}
+"""Each race key as (key, the footer's word or two, the help's line), by what it does.
+
+The race screen lists only the keys that work where the player is
+(:func:`client.screens.race_screen.race_keys`): footer, help and keys come from one list.
+"""
+
+QUESTIONS = {
+    "resign": "Resign this race? (y/n)",
+    "give_up": "Give this deal up? (y/n)",
+    "quit_race": "Quit now? The race goes on without you. (y/n)",
+}
+"""What the race screen asks before a key that cannot be taken back (by the key's name)."""
+
+_HELP_TITLES = {
+    "practice": "Practice: clear the layout as fast as you can",
+    "racing": "Racing",
+    "final": "Your count is final: the race goes on until it is decided",
+    "over": "After the race",
+    "practice_over": "After the deal",
+    "watching": "Watching",
+}
+
+
+def key_hints(keys: list[str]) -> str:
+    """The footer: ``1-6 bed  a-p bouquet  / type a card  x resign  ? help``."""
+    return "  ".join(f"{KEY_WORDS[name][0]} {KEY_WORDS[name][1]}" for name in keys)
+
+
+def key_help(where: str, keys: list[str]) -> str:
+    """The help page of a race screen: a title for ``where``, then one line per key."""
+    lines = [f"[b]{_HELP_TITLES[where]}[/b]"]
+    lines += [f"  {KEY_WORDS[name][0]:<5} {KEY_WORDS[name][2]}" for name in keys]
+    if "beds" in keys:
+        lines.append("Highlighted labels can be played now; grey ones must wait.")
+    lines.append("")
+    lines.append("Press any key to close this help.")
+    return "\n".join(lines)
+
+
+LOBBY_HELP = """\
+[b]Lobby[/b]
+  s  quick match   b  race a bot   c  create a room   j  join by code
+  Enter  on a seek: seek with the same rules; on a room: join it
+  w / Enter  watch the selected race    Esc  stop seeking or the room
+  l  leaderboard  p  your profile  o  last opponent's  h  your races
+  q  quit
+In a race, ? lists the race's keys; in a replay, its keys are at the bottom.
+
+Press any key to close this help."""

@@ -25,7 +25,7 @@ from protocol import FINAL, RACING
 if TYPE_CHECKING:
     from protocol import BoardStatus
 
-__all__ = ["Result", "Stand", "Standing", "by_counts", "decided"]
+__all__ = ["Result", "SeatStanding", "Stand", "by_counts", "decided"]
 
 Result = tuple[int | None, str]
 """The winning seat (None: a draw) and the ``game_over`` reason."""
@@ -47,7 +47,7 @@ class Stand(Protocol):
         ...
 
 
-class Standing(NamedTuple):
+class SeatStanding(NamedTuple):
     """A :class:`Stand` as a value."""
 
     status: BoardStatus

@@ -41,7 +41,7 @@ from protocol import played_frame
 if TYPE_CHECKING:
     from protocol import BoardStatus, ErrorCode, Rules, ServerMessage
 
-    from .race_log import Entry, RaceRecord, RaceStart
+    from .race_log import Entry, FinishedRace, RaceStart
 
 __all__ = [
     "Audience",
@@ -113,7 +113,7 @@ class Journaled:
 class RaceEnded:
     """A race is over: persist its record before announcing it."""
 
-    record: RaceRecord
+    record: FinishedRace
 
 
 @dataclass(slots=True)

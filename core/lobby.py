@@ -26,24 +26,25 @@ a late ``play`` gets ``game_over``; its id stays (``finished``) until their
 next race, so that a ``rematch`` whose offer lapsed is told so
 (``game_not_found``). A race's spectators are kept by the race itself
 (:meth:`Race.watch <core.race.Race.watch>`), so every event it makes names
-them, the one that ends it included.
+them, the one that ends it included. What the lobby holds and answers is its
+base class, :class:`~core.lobby_state.LobbyState`.
 """
 
 from __future__ import annotations
 
-from itertools import islice
 from typing import TYPE_CHECKING
 
 import engine
-from protocol import LIST_CAP, Cancelled, ClientMessage, GameInfo, LobbySnapshot, Rules
+from protocol import Cancelled, ClientMessage, Rules
 
 from .bots import is_bot
 from .events import Output, Refused, Send, Wake
 from .glicko2 import NEW, Glicko
-from .listing import Listed, Listing
 from .lobby_player import LobbyPlayer
+from .lobby_state import LobbyState
 from .quick_match import BOT_TIMER, QUEUE, QuickMatch
 from .race import Race, SeatInfo
+from .rated import RATED_LIMITS, RatedGate, RatedLimits
 from .rematches import Rematches
 from .rooms import ROOM_ALPHABET, ROOM_CODE_LENGTH, Rooms
 from .seeding import fresh_dealers
@@ -57,7 +58,7 @@ if TYPE_CHECKING:
 __all__ = ["BOT_TIMER", "QUEUE", "ROOM_ALPHABET", "ROOM_CODE_LENGTH", "Lobby"]
 
 
-class Lobby:
+class Lobby(LobbyState):
     """Players, queue, rooms and races of one server."""
 
     def __init__(
@@ -68,18 +69,17 @@ class Lobby:
         grace: float,
         wrong_codes_per_hour: int = 120,
         rated_per_day: int = 5,
+        rated_limits: RatedLimits = RATED_LIMITS,
     ) -> None:
         """``rng`` deals, names races and rooms: pass ``secrets.SystemRandom()`` in production.
 
         ``wrong_codes_per_hour``: see :class:`~core.rooms.Rooms`; ``rated_per_day``:
-        rated races one pair of players may start a day (:class:`~core.seeks.Seeks`).
+        rated races one pair of players may start a day; ``rated_limits``: the
+        others on rated races (:mod:`core.rated`).
         """
-        self._rng = rng
-        self.idle_limit = idle_limit
-        self.grace = grace
-        self._players: dict[str, LobbyPlayer] = {}
-        self._races: dict[str, Race] = {}
-        self._quick_match = QuickMatch(self, rng, rated_per_day)
+        super().__init__(rng=rng, idle_limit=idle_limit, grace=grace)
+        self._rated = RatedGate(rated_per_day, rated_limits)
+        self._quick_match = QuickMatch(self, rng)
         self._rooms = Rooms(self, rng, wrong_codes_per_hour)
         self._rematches = Rematches(self, self._quick_match)
         self._handlers: dict[str, Callable[[LobbyPlayer, ClientMessage, float], list[Output]]] = {
@@ -95,71 +95,29 @@ class Lobby:
             "watch": self._watch,
         }
 
-    # -- reading ---------------------------------------------------------------
-
-    @property
-    def online(self) -> int:
-        return sum(1 for player in self._players.values() if player.online)
-
-    def elapsed(self, now: float) -> dict[str, float]:
-        """How far each live race has gone at ``now``, by game id: what a restart resumes from."""
-        return {game_id: now - race.started for game_id, race in self._races.items()}
-
-    def race(self, game_id: str) -> Race | None:
-        """A live race."""
-        return self._races.get(game_id)
-
-    def has_room(self, code: str) -> bool:
-        """Whether ``code`` (as a player types it) names a room of this lobby."""
-        return self._rooms.has(code)
-
-    def open_rooms(self) -> list[str]:
-        """The codes of the rooms waiting for a second player."""
-        return self._rooms.waiting()
-
-    def snapshot(self) -> LobbySnapshot:
-        """What a ``lobby`` command answers: players online, seekers, open public rooms, races."""
-        return self.listing().snapshot()
-
-    def listing(self) -> Listing:
-        """The lobby as :meth:`snapshot` shows it, with when each room opened and race began."""
-        rooms, rooms_total = self._rooms.listed()
-        games = [
-            Listed(race.started, GameInfo(game_id=race.game_id, players=race.names,
-                                          counts=race.counts, bots=race.bots))
-            for race in islice(reversed(self._races.values()), LIST_CAP)
-        ]  # fmt: skip
-        seeks = self._quick_match.seeks.counts()
-        return Listing(self.online, seeks, rooms, rooms_total, games, len(self._races))
-
-    def resync(self, player_id: str, now: float) -> list[Output]:
-        """A racing player's whole race again (``game_state``), as on coming back."""
-        race = self.race_of(player_id)
-        return (
-            [] if race is None else [Send((player_id,), race.state(race.seat_of(player_id), now))]
-        )
-
-    def race_of(self, player_id: str) -> Race | None:
-        """The live race of a player, if any."""
-        player = self._players.get(player_id)
-        return player.race if player else None
-
-    def player(self, player_id: str) -> LobbyPlayer:
-        """A player the lobby knows (the desks' :class:`~core.lobby_player.LobbyHost`)."""
-        return self._players[player_id]
-
     # -- connections -----------------------------------------------------------
 
     def connect(
-        self, player_id: str, name: str, now: float, address: str = "", rating: Glicko = NEW
+        self,
+        player_id: str,
+        name: str,
+        now: float,
+        address: str = "",
+        rating: Glicko = NEW,
+        *,
+        flags: int = 0,
+        bot: bool = False,
     ) -> list[Output]:
         """A player is online (new, back, or on a replacing connection) from ``address``.
 
-        ``rating`` is the store's, as of this hello: a race records its ratings
-        before its ``game_over`` goes out, so the store is never behind.
+        ``rating`` and ``flags`` (races in which their play was flagged, not
+        cleared) are the store's, as of this hello: a race records its ratings
+        and flags before its ``game_over`` goes out, so the store is never
+        behind. ``bot``: a declared bot (``hello.bot``, kept for ever).
         """
         player = self._players.setdefault(player_id, LobbyPlayer(player_id, name))
         player.online, player.address, player.rating = True, address, rating
+        player.flags, player.bot = flags, bot
         if player.race is not None:
             return player.race.come_back(player.race.seat_of(player_id), now)
         if player.missed_over and player.last_race is not None:
@@ -167,6 +125,34 @@ class Lobby:
             race = player.last_race
             return [Send((player_id,), race.state(race.seat_of(player_id), now))]
         return []
+
+    def clear_flags(self, player_id: str) -> None:
+        """The operator cleared ``player_id``'s flags: they may race rated again.
+
+        Nothing for a player this lobby does not hold: the store's count,
+        cleared too, comes with their next hello.
+        """
+        player = self._players.get(player_id)
+        if player is not None:
+            player.flags = 0
+
+    def update(
+        self,
+        player_id: str,
+        *,
+        name: str | None = None,
+        rating: Glicko | None = None,
+        bot: bool | None = None,
+    ) -> None:
+        """The operator changed a player: renamed them, annulled a race of theirs (their
+        rating as the store now has it), or marked them a bot. Races already started
+        keep what they started with; nothing for a player this lobby does not hold."""
+        player = self._players.get(player_id)
+        if player is None:
+            return
+        player.name = player.name if name is None else name
+        player.rating = player.rating if rating is None else rating
+        player.bot = player.bot if bot is None else bot
 
     def disconnect(self, player_id: str, now: float) -> list[Output]:
         """A player's connection is gone: they leave the queue, their room and what they watch."""
@@ -251,11 +237,15 @@ class Lobby:
     def _seek(self, player: LobbyPlayer, message: ClientMessage, now: float) -> list[Output]:
         assert message.type == "seek"
         self._check_free(player)
+        if message.rules.rated:
+            self._rated.check_player(player)
         return [*self._move_on(player), *self._quick_match.seek(player, message, now)]
 
     def _create_room(self, player: LobbyPlayer, message: ClientMessage, now: float) -> list[Output]:
         assert message.type == "create_room"
         self._check_free(player)
+        if message.rules.rated:
+            self._rated.check_player(player)
         return [*self._move_on(player), *self._rooms.create(player, message, now)]
 
     def _join_room(self, player: LobbyPlayer, message: ClientMessage, now: float) -> list[Output]:
@@ -315,14 +305,14 @@ class Lobby:
             seat1 = bot[0]
         else:
             assert second is not None, "a race needs a second player or a bot"
-            seat1 = SeatInfo(second.id, second.name)
+            seat1 = SeatInfo(second.id, second.name, second.bot)
         ratings = None
-        if rules.rated and second is not None:
-            self._quick_match.seeks.charge_rated(first.id, second.id, now)
+        if rules.rated and second is not None and not (first.bot or second.bot):
+            self._rated.charge(first, second, now)
             ratings = (first.rating, second.rating)
         dealers = fresh_dealers(rules, self._rng)
         race = Race(
-            game_id, (SeatInfo(first.id, first.name), seat1), rules, dealers,
+            game_id, (SeatInfo(first.id, first.name, first.bot), seat1), rules, dealers,
             idle_limit=self.idle_limit, grace=self.grace, ratings=ratings,
             bots=(None, None if bot is None else bot[1]),
         )  # fmt: skip
@@ -335,9 +325,13 @@ class Lobby:
         return race, self._after_race(race, race.start(now))
 
     def check_rated(self, rules: Rules, first: str, second: str, now: float) -> None:
-        """Raise ``rate_limited`` if these two have had today's rated races."""
-        if rules.rated and not self._quick_match.seeks.allows_rated(first, second, now):
-            raise Refused("rate_limited", "you two have had today's rated races; race unrated")
+        """With rated ``rules``, raise if these two may not race rated (:mod:`core.rated`)."""
+        if rules.rated:
+            self._rated.check(self._players[first], self._players[second], now)
+
+    def allows_rated(self, first: str, second: str, now: float) -> bool:
+        """Whether quick match may pair these two for a rated race at ``now``."""
+        return self._rated.allows(self._players[first], self._players[second], now)
 
     def _after_race(self, race: Race, out: list[Output]) -> list[Output]:
         """Retire a race that these outputs end."""
@@ -349,6 +343,8 @@ class Lobby:
         for player in players:
             player.race, player.last_race, player.finished = None, race, race.game_id
             player.missed_over = not player.online
+            evidence = race.fair_play[race.seat_of(player.id)]
+            player.flags += evidence is not None and evidence.flagged
         if race.ratings_after is not None:
             for player, rating in zip(players, race.ratings_after, strict=True):
                 player.rating = rating

@@ -5,7 +5,7 @@ queue (:mod:`core.quick_match`), the rooms (:mod:`core.rooms`), the rematch
 offers (:mod:`core.rematches`). Each desk reads and sets the fields of
 :class:`LobbyPlayer` that are its own, and asks the lobby, through
 :class:`LobbyHost`, for what only the lobby does: start a race, and check the
-limit on rated races between two players.
+limits on rated races (:mod:`core.rated`).
 
 A player is at most one of: seeking, hosting an open room, racing. Watching
 is separate: it ends when the player starts anything else.
@@ -41,6 +41,10 @@ class LobbyPlayer:
     """The IP address of the player's connection, for the limits per address."""
     online: bool = False
     rating: Glicko = NEW
+    bot: bool = False
+    """A declared bot (``hello.bot``): labelled a bot, never rated (:mod:`core.rated`)."""
+    flags: int = 0
+    """Races in which their play was flagged (:mod:`core.fair_play`), until cleared."""
     seeking: Rules | None = None
     bot_wait: tuple[float, int] | None = None
     """While seeking with ``bot``: when a bot takes the other seat, and its level."""
@@ -76,5 +80,10 @@ class LobbyHost(Protocol):
         ...
 
     def check_rated(self, rules: Rules, first: str, second: str, now: float) -> None:
-        """Raise ``rate_limited`` if these two may not start another rated race today."""
+        """With rated ``rules``, raise ``not_allowed`` or ``rate_limited`` if these two
+        may not start a rated race (:mod:`core.rated`)."""
+        ...
+
+    def allows_rated(self, first: str, second: str, now: float) -> bool:
+        """Whether quick match may pair these two for a rated race at ``now``."""
         ...

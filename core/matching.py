@@ -6,8 +6,9 @@ they have waited (100 points at once, 300 after 10 s, 700 after 30 s: on a
 quiet server anyone is matched within a minute or so). Two seekers are paired
 when their gap is within the wider of their two windows, so the one who has
 waited longer decides. Among those acceptable, the closest rating wins, then
-the one who has waited longest. A pair that ``allowed`` refuses (the daily
-limit of rated races between two players) is never made.
+the one who has waited longest. A pair that ``allowed`` refuses (the limits
+on rated races, :mod:`core.rated`) is never made, nor one that
+:func:`pairs_with` refuses (a declared bot and a player who did not ask for one).
 
 Pure functions of the queue and ``now``, so the lobby core
 (:mod:`core.lobby`) can be tested with a hand-moved clock;
@@ -23,7 +24,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-__all__ = ["WINDOW_GROWTH", "WINDOW_START", "Seeker", "best_match", "next_pairing", "window"]
+__all__ = [
+    "WINDOW_GROWTH",
+    "WINDOW_START",
+    "Seeker",
+    "best_match",
+    "next_pairing",
+    "pairs_with",
+    "window",
+]
 
 WINDOW_START = 100.0
 """Rating points a rated seeker accepts at once."""
@@ -33,11 +42,20 @@ WINDOW_GROWTH = 20.0
 
 @dataclass(frozen=True, slots=True)
 class Seeker:
-    """A rated seeker: who, their rating, and since when they wait."""
+    """A seeker: who, their rating, and since when they wait; whether a bot, or asks for one."""
 
     player_id: str
     rating: float
     since: float
+    bot: bool = False
+    """A declared bot (``hello.bot``): a program that plays its own cards."""
+    wants_bot: bool = False
+    """The seek asked for a bot (``seek.bot``): a declared bot may take the other seat."""
+
+
+def pairs_with(a: Seeker, b: Seeker) -> bool:
+    """Whether ``a`` and ``b`` may race: a declared bot races only bots and who asked for one."""
+    return a.bot == b.bot or (a.bot and b.wants_bot) or (b.bot and a.wants_bot)
 
 
 def window(seeker: Seeker, now: float) -> float:
@@ -60,6 +78,7 @@ def best_match(
         other
         for other in queue
         if other.player_id != seeker.player_id
+        and pairs_with(seeker, other)
         and acceptable(seeker, other, now)
         and allowed(seeker.player_id, other.player_id)
     ]
@@ -74,6 +93,6 @@ def next_pairing(queue: Sequence[Seeker], allowed: Callable[[str, str], bool]) -
         min(a.since, b.since) + (abs(a.rating - b.rating) - WINDOW_START) / WINDOW_GROWTH
         for i, a in enumerate(queue)
         for b in queue[i + 1 :]
-        if allowed(a.player_id, b.player_id)
+        if pairs_with(a, b) and allowed(a.player_id, b.player_id)
     ]  # fmt: skip
     return min(times, default=None)

@@ -1,8 +1,9 @@
 """The quick-match desk of the lobby: ``seek``, a bot after a wait, and the rated queue's timer.
 
 A seeker is paired at once with a seeker of the same rules if there is one
-(the longest waiting, or the closest rating for rated rules: :mod:`core.seeks`);
-otherwise they wait. A seeker who asked for a bot gets one after ``after_s``
+(the longest waiting, or the closest rating for rated rules: :mod:`core.seeks`;
+a declared bot only with a bot or a seeker who asked for one); otherwise they
+wait. A seeker who asked for a bot gets one after ``after_s``
 seconds if nobody came (a timer of their own, :data:`BOT_TIMER` and their
 id), or at once with ``after_s: 0``. Rated seekers who wait are paired as
 their windows widen: one timer for the queue, :data:`QUEUE`, set to the
@@ -20,6 +21,7 @@ from protocol import Seeking
 
 from .bots import BOT_NAMES, bot_id, bot_of
 from .events import Output, Queued, Send, Wake
+from .matching import Seeker
 from .seat import SeatInfo
 from .seeks import Seeks
 
@@ -41,20 +43,20 @@ BOT_TIMER = "bot:"
 class QuickMatch:
     """Who seeks what, and pairing them (see the module docstring)."""
 
-    def __init__(self, host: LobbyHost, rng: random.Random, rated_per_day: int) -> None:
+    def __init__(self, host: LobbyHost, rng: random.Random) -> None:
         self._host, self._rng = host, rng
-        self.seeks = Seeks(rated_per_day)
+        self.seeks = Seeks(host.allows_rated)
 
     def seek(self, player: LobbyPlayer, message: Seek, now: float) -> list[Output]:
         """``player``, free, seeks: paired now, given a bot now, or waiting."""
-        rules = message.rules
+        rules, bot = message.rules, message.bot
         out: list[Output] = [Send((player.id,), Seeking(rules=rules))]
-        found = self.seeks.opponent(player.id, rules, player.rating.rating, now)
-        bot = message.bot
+        seeker = Seeker(player.id, player.rating.rating, now, player.bot, bot is not None)
+        found = self.seeks.opponent(seeker, rules, now)
         if found is None and bot is not None and bot.after_s == 0:
             return [*out, *self.start_bot(player, bot.level, rules, now)]
         if found is None:
-            self.seeks.add(player.id, rules, player.rating.rating, now)
+            self.seeks.add(seeker, rules)
             player.seeking = rules
             wake = self._queue_wake(now) if rules.rated else []
             if bot is not None:

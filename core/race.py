@@ -61,6 +61,7 @@ from .events import (
     SendPlayed,
     Wake,
 )
+from .fair_play import judge_seats, why_unrated
 from .glicko2 import rate_race
 from .race_log import Entry, MoveRecord, to_seconds
 from .race_log import to_ms as _ms
@@ -96,6 +97,7 @@ class Race(RaceState):
             self._clock = now + self.rules.time_limit_s
         for seat in self._seats:
             seat.restart_idle(now, self.idle_limit)
+            seat.timing.saw(seat.board, 0.0)
             self._plan_bot(seat, now)
         out: list[Output] = [RaceStarted(race_start(self)), *game_starts(self)]
         return self._woken(out + self._decide(now))
@@ -112,6 +114,7 @@ class Race(RaceState):
             raise Refused("illegal_move", str(exc)) from None
         code = str(card)
         at = self._accepted(player, seat, code, now)
+        player.timing.played(card, move.bed, player.board, at)
         player.last_play_seq = self.seq
         # A plain tuple, not a model: validating a model per play only to
         # serialize it cost more than the rest of this method (bench/README.md, item 18).
@@ -132,6 +135,7 @@ class Race(RaceState):
         except engine.IllegalRedeal as exc:
             raise Refused("illegal_move", str(exc)) from None
         at = self._accepted(player, seat, "redeal", now)
+        player.timing.saw(player.board, at)
         board = board_to_wire(player.board, player.status)
         redealt = Redealt(game_id=self.game_id, seat=seat, board=board, t_ms=_ms(at), seq=self.seq)
         entry = Entry(self.seq, seat, "redeal", at)
@@ -344,7 +348,11 @@ class Race(RaceState):
             seat.stop()
         self._clock = None
         self.ended = now
+        self.fair_play = judge_seats(self._seats)
         if self.ratings is not None and reason != "aborted":  # an aborted race is never rated
-            self.ratings_after = rate_race(*self.ratings, 0.5 if winner is None else 1.0 - winner)
+            self.unrated = why_unrated(self._seats, self.fair_play)
+            if self.unrated is None:
+                score = 0.5 if winner is None else 1.0 - winner
+                self.ratings_after = rate_race(*self.ratings, score)
         self.over = game_over(self, winner, reason)
         return [RaceEnded(finished_race(self, now)), self._broadcast(self.over)]

@@ -4,7 +4,7 @@ A race is fully determined by its rules, its seeds and the ordered events the
 server accepted, since the engine is deterministic. So a live race is kept as
 its :class:`RaceStart` and a journal of :class:`Entry`, from which a restarted
 server rebuilds it (:meth:`core.race.Race.restore`); a finished race is its
-:class:`RaceRecord`.
+:class:`FinishedRace`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from protocol import Unrated
+
+    from .fair_play import Evidence
     from .glicko2 import Glicko
 
-__all__ = ["ENTRY_KINDS", "Entry", "MoveRecord", "RaceRecord", "RaceStart", "to_ms", "to_seconds"]
+__all__ = ["ENTRY_KINDS", "Entry", "FinishedRace", "MoveRecord", "RaceStart", "to_ms", "to_seconds"]
 
 
 def to_ms(seconds: float) -> int:
@@ -43,7 +46,7 @@ class MoveRecord(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class RaceRecord:
+class FinishedRace:
     """A finished race. Times are the core's ``now`` (monotonic); the glue adds wall time."""
 
     game_id: str
@@ -62,7 +65,19 @@ class RaceRecord:
     ratings: tuple[Glicko, Glicko] | None = None
     """The players' ratings before a rated race; None if it was not rated."""
     ratings_after: tuple[Glicko, Glicko] | None = None
-    """Their ratings after it, which the store keeps with the record, in one transaction."""
+    """Their ratings after it, which the store keeps with the record, in one transaction.
+    None for a rated race that ``unrated`` says changed no rating."""
+    unrated: Unrated | None = None
+    """Why a race with rated rules changed no rating (``no_play``, ``fair_play``), or None."""
+    fair_play: tuple[Evidence | None, Evidence | None] = (None, None)
+    """Each seat's timing as :mod:`core.fair_play` judged it, for the operator's review;
+    None for a bot's seat (never judged) and in a record read back without it."""
+
+    @property
+    def flagged(self) -> tuple[bool, bool]:
+        """Whether each seat was flagged for play no person could make."""
+        first, second = (seat is not None and seat.flagged for seat in self.fair_play)
+        return first, second
 
 
 ENTRY_KINDS = frozenset({"redeal", "resigned", "abandoned", "timed_out", "time"})
@@ -98,3 +113,6 @@ class RaceStart:
     names: tuple[str, str]
     ratings: tuple[Glicko, Glicko] | None = None
     """The players' ratings before a rated race, for a restored race to rate from."""
+    bots: tuple[bool, bool] = (False, False)
+    """Which seats a declared bot (``hello.bot``) sits in, for a restored race to label;
+    the server's own bots are known by their ids (:mod:`core.bots`)."""

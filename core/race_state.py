@@ -20,9 +20,10 @@ from .seat import Seat, SeatInfo, earliest
 from .seeding import wire
 
 if TYPE_CHECKING:
-    from protocol import BoardStatus, GameOver, GameState, Rules
+    from protocol import BoardStatus, GameOver, GameState, Rules, Unrated
 
     from .bot_policy import BotPolicy
+    from .fair_play import Evidence
     from .glicko2 import Glicko
     from .seeding import Dealers
 
@@ -66,6 +67,10 @@ class RaceState:
         self.ratings = ratings
         self.ratings_after: tuple[Glicko, Glicko] | None = None
         """The players' new ratings, once a rated race has ended."""
+        self.fair_play: tuple[Evidence | None, Evidence | None] = (None, None)
+        """Each seat's timing judged, once the race has ended; None for a bot's seat."""
+        self.unrated: Unrated | None = None
+        """Why a race with rated rules changed no rating, once over (:mod:`core.fair_play`)."""
         self.shown_ratings = [None, None] if ratings is None else [g.shown for g in ratings]
         """The ratings ``game_start`` and ``game_state`` show: whole numbers, or None."""
         winnable = rules.winnable_only
@@ -82,7 +87,8 @@ class RaceState:
         self.seeds, self.commits = wire(dealers)
         for seat, bot in zip(self._seats, bots, strict=True):
             seat.bot = bot
-        self._bots = [bot is not None for bot in bots]
+        # The server's bots and declared ones alike are labelled bots.
+        self._bots = [bot is not None or info.bot for bot, info in zip(bots, seats, strict=True)]
         self._clock: float | None = None
         self.paused_at: float | None = None
         """While its worker is not sure it still owns it: since when (see :meth:`Race.pause`)."""

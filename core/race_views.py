@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from protocol import GameOver, GameStart, GameState, board_to_wire
 
 from .events import Send
-from .race_log import RaceRecord, RaceStart, to_ms
+from .race_log import FinishedRace, RaceStart, to_ms
 from .seeding import stored
 
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ def race_start(race: RaceState) -> RaceStart:
     dealing, seeds = stored(race.dealers)
     first, second = race.player_ids
     name0, name1 = race.names
+    first_seat, second_seat = race.seats
     return RaceStart(
         game_id=race.game_id,
         rules_json=race.rules_json,
@@ -35,6 +36,7 @@ def race_start(race: RaceState) -> RaceStart:
         player_ids=(first, second),
         names=(name0, name1),
         ratings=race.ratings,
+        bots=(first_seat.info.bot, second_seat.info.bot),
     )
 
 
@@ -101,12 +103,13 @@ def game_over(race: RaceState, winner: int | None, reason: str) -> GameOver:
             "times_ms": [seat.last_card_ms() for seat in race.seats],
             "seeds": race.seeds,
             "ratings": ratings,
+            "unrated": race.unrated,
             "seq": race.seq,
         }
     )
 
 
-def finished_race(race: RaceState, now: float) -> RaceRecord:
+def finished_race(race: RaceState, now: float) -> FinishedRace:
     """The record the store keeps of ``race``, over at ``now``."""
     over = race.over
     assert over is not None, "the race is not over"
@@ -114,7 +117,7 @@ def finished_race(race: RaceState, now: float) -> RaceRecord:
     # Each seat's moves are in seq order, and seqs are unique: tuples sort by seq.
     moves = sorted([*first.moves, *second.moves])
     dealing, seeds = stored(race.dealers)
-    return RaceRecord(
+    return FinishedRace(
         game_id=race.game_id,
         rules_json=race.rules_json,
         dealing=dealing,
@@ -129,4 +132,6 @@ def finished_race(race: RaceState, now: float) -> RaceRecord:
         counts=(over.counts[0], over.counts[1]),
         ratings=race.ratings,
         ratings_after=race.ratings_after,
+        unrated=race.unrated,
+        fair_play=race.fair_play,
     )

@@ -4,7 +4,8 @@ When a race ends with both its players online, an offer opens. A player's
 ``rematch`` is answered ``rematch_waiting`` and their opponent told
 ``rematch_offered`` while the opponent has not asked; once both have, a new
 race starts with the same rules and seats. A race with a bot is rematched at
-once: a bot always wants another race. The offer lapses as soon as either
+once: the server's bot always wants another race (a declared bot, a program
+playing over the socket, asks for its rematch as a person does). The offer lapses as soon as either
 player does anything else in the lobby, or leaves; a ``rematch`` then is
 ``game_not_found``.
 """
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from protocol import RematchOffered, RematchWaiting
 
-from .bots import level_of
+from .bots import is_bot, level_of
 from .events import Output, Refused, Send
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ class Rematches:
         race = offer.race
         first_id, second_id = race.player_ids
         self._host.check_rated(race.rules, first_id, second_id, now)
-        if any(race.bots):  # a bot always wants another race
+        if is_bot(second_id):  # the server's bot always wants another race
             del self._offers[race.game_id]
             level = level_of(second_id)
             return self._quick_match.start_bot(player, level, race.rules, now)

@@ -56,27 +56,10 @@ def restore(
     The outputs are a :class:`~core.events.RaceEnded` if the race is over:
     its journal ended it before its record was written, or it was aborted.
     """
-    seats = (
-        SeatInfo(start.player_ids[0], start.names[0]),
-        SeatInfo(start.player_ids[1], start.names[1]),
-    )
-    try:
-        rules = Rules.model_validate(json.loads(start.rules_json))
-        dealers = dealers_from(start.dealing, start.seeds)
-        race = Race(
-            start.game_id, seats, rules, dealers, idle_limit=idle_limit, grace=grace,
-            ratings=start.ratings if rules.rated else None,
-            bots=(bot_of(start.player_ids[0], rng), bot_of(start.player_ids[1], rng)),
-        )  # fmt: skip
-    except (ValueError, TypeError) as exc:
-        log.error("race %s cannot be restored, its start is unreadable: %s", start.game_id, exc)
-        blank = engine.SeedDealer(bytes(engine.SEED_SIZE))
-        race = Race(
-            start.game_id, seats, Rules(), (blank, blank), idle_limit=idle_limit, grace=grace
-        )
-        race.start(now - elapsed)
-        return race, _ended(race.abort(now))
+    race, readable = _rebuilt(start, idle_limit=idle_limit, grace=grace, rng=rng)
     race.start(now - elapsed)
+    if not readable:  # its start could not be read: nothing replays
+        return race, _ended(race.abort(now))
     out: list[Output] = []
     for entry in entries:
         try:
@@ -90,6 +73,29 @@ def restore(
         if not bot:  # a bot has no connection to come back on: it plays on
             race.leave(seat, now)
     return race, []
+
+
+def _rebuilt(
+    start: RaceStart, *, idle_limit: float | None, grace: float, rng: random.Random | None
+) -> tuple[Race, bool]:
+    """The race of ``start``, not started, and True; or, if ``start`` cannot be read, a
+    race with default rules and blank deals, and False, for :func:`restore` to abort."""
+    seats = (
+        SeatInfo(start.player_ids[0], start.names[0], start.bots[0]),
+        SeatInfo(start.player_ids[1], start.names[1], start.bots[1]),
+    )
+    try:
+        rules = Rules.model_validate(json.loads(start.rules_json))
+        return Race(
+            start.game_id, seats, rules, dealers_from(start.dealing, start.seeds),
+            idle_limit=idle_limit, grace=grace, ratings=start.ratings if rules.rated else None,
+            bots=(bot_of(start.player_ids[0], rng), bot_of(start.player_ids[1], rng)),
+        ), True  # fmt: skip
+    except (ValueError, TypeError) as exc:
+        log.error("race %s cannot be restored, its start is unreadable: %s", start.game_id, exc)
+    blank = engine.SeedDealer(bytes(engine.SEED_SIZE))
+    race = Race(start.game_id, seats, Rules(), (blank, blank), idle_limit=idle_limit, grace=grace)
+    return race, False
 
 
 def restored(

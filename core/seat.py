@@ -7,7 +7,9 @@ them only through its inputs; a seat keeps what belongs to one player alone:
 * its deadlines: the idle limit (restarted at the deal, at each accepted play
   or redeal, and on coming back), the grace while it is away, and the instant
   its bot makes its next move;
-* its moves, with their times, for the record and each seat's ``times_ms``.
+* its moves, with their times, for the record and each seat's ``times_ms``;
+* its timing (:mod:`core.reactions`): when each card became playable, and the
+  reaction and gap of each play, which :mod:`core.fair_play` judges.
 
 A seat is what :func:`core.deciding.decided` reads (a :class:`~core.deciding.Stand`):
 its ``status``, its ``cards`` and the ``seq`` of its last play.
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING
 from protocol import RACING
 
 from .race_log import MoveRecord, to_ms
+from .reactions import Timing
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -39,6 +42,8 @@ class SeatInfo:
 
     player_id: str
     name: str
+    bot: bool = False
+    """A declared bot: a program that plays its own cards over the socket (``hello.bot``)."""
 
 
 @dataclass(slots=True)
@@ -55,6 +60,8 @@ class Seat:
     """Disconnected; outlives ``away_deadline`` when the grace ends on a final count."""
     last_play_seq: int = 0
     moves: list[MoveRecord] = field(default_factory=list)
+    timing: Timing = field(default_factory=Timing)
+    """When each card became playable and when its play came: what fair play judges."""
     bot: BotPolicy | None = None
     """The policy that plays this seat, if a bot sits in it (the core plays for it)."""
     bot_move: BotMove | None = None

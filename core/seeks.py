@@ -2,19 +2,19 @@
 
 Unrated seekers pair by rules alone, the longest waiting first. Rated seekers
 pair by rating (:mod:`core.matching`): the closest within a window that
-widens with waiting, never two who have had their rated races of the day
-together (:data:`rated_per_day`, a token bucket per pair). :meth:`Seeks.due`
-finds the rated pairs that waiting alone has made acceptable, and
-:meth:`Seeks.next_pairing` says when the next one will be, for the lobby's
-timer. Everything takes ``now``; nothing here sends anything.
+widens with waiting, never two whom ``allowed`` keeps apart (the limits on
+rated races: :mod:`core.rated`). Either way a declared bot pairs only with a
+bot or a seeker who asked for one (:func:`~core.matching.pairs_with`).
+:meth:`Seeks.due` finds the rated pairs that waiting alone has made
+acceptable, and :meth:`Seeks.next_pairing` says when the next one will be,
+for the lobby's timer. Everything takes ``now``; nothing here sends anything.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .limits import AddressLimit
-from .matching import Seeker, best_match, next_pairing
+from .matching import Seeker, best_match, next_pairing, pairs_with
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -27,29 +27,30 @@ __all__ = ["Seeks"]
 class Seeks:
     """Seekers by rules, oldest first, each with their rating and since when they wait."""
 
-    def __init__(self, rated_per_day: int) -> None:
+    def __init__(self, allowed: Callable[[str, str, float], bool]) -> None:
+        """``allowed``: whether two players (by id) may start a rated race at a time."""
         self._queue: dict[Rules, list[Seeker]] = {}
         self._where: dict[str, Rules] = {}
-        self._rated = AddressLimit(rated_per_day, rated_per_day / 24)
-        """Rated races between the same two players: ``rated_per_day`` a day, by pair."""
+        self._allowed = allowed
 
     def counts(self) -> dict[Rules, int]:
         """How many wait for each set of rules."""
         return {rules: len(queue) for rules, queue in self._queue.items()}
 
-    def opponent(self, player_id: str, rules: Rules, rating: float, now: float) -> str | None:
+    def opponent(self, seeker: Seeker, rules: Rules, now: float) -> str | None:
         """Whom a new seeker pairs with now: the oldest seeker, or, rated, the closest rating."""
         queue = self._queue.get(rules)
         if not queue:
             return None
         if not rules.rated:
-            return queue[0].player_id
-        found = best_match(Seeker(player_id, rating, now), queue, now, self._allows(now))
+            found = next((waiting for waiting in queue if pairs_with(seeker, waiting)), None)
+        else:
+            found = best_match(seeker, queue, now, self._allows(now))
         return None if found is None else found.player_id
 
-    def add(self, player_id: str, rules: Rules, rating: float, now: float) -> None:
-        self._queue.setdefault(rules, []).append(Seeker(player_id, rating, now))
-        self._where[player_id] = rules
+    def add(self, seeker: Seeker, rules: Rules) -> None:
+        self._queue.setdefault(rules, []).append(seeker)
+        self._where[seeker.player_id] = rules
 
     def remove(self, player_id: str) -> None:
         """Take a seeker out of the queue (nothing if they are not in it)."""
@@ -82,14 +83,6 @@ class Seeks:
         ]
         return min((t for t in times if t is not None), default=None)
 
-    def allows_rated(self, first: str, second: str, now: float) -> bool:
-        """Whether these two may start another rated race today."""
-        return self._rated.allows(_pair(first, second), now)
-
-    def charge_rated(self, first: str, second: str, now: float) -> None:
-        """These two start a rated race."""
-        self._rated.charge(_pair(first, second), now)
-
     def _due_pair(self, queue: list[Seeker], now: float) -> tuple[str, str] | None:
         allows = self._allows(now)
         for index, seeker in enumerate(queue):  # the oldest first: they decide
@@ -99,9 +92,4 @@ class Seeks:
         return None
 
     def _allows(self, now: float) -> Callable[[str, str], bool]:
-        return lambda first, second: self.allows_rated(first, second, now)
-
-
-def _pair(a: str, b: str) -> str:
-    """Two players' key in the limit of rated races between them, whichever comes first."""
-    return f"{a}|{b}" if a < b else f"{b}|{a}"
+        return lambda first, second: self._allowed(first, second, now)

@@ -3,8 +3,8 @@
 - :mod:`protocol.common`: cards, names, rules, boards, statuses, request ids, error codes;
 - :mod:`protocol.client`: the messages a client sends (:data:`ClientMessage`);
 - :mod:`protocol.server`: the messages the server sends (:data:`ServerMessage`): those of
-  a race, and :mod:`protocol.lobby` those outside one, :mod:`protocol.events` the daily
-  deal's and arenas';
+  a race, and :mod:`protocol.lobby_messages` those outside one,
+  :mod:`protocol.competitions` the daily deal's and arenas';
 - :mod:`protocol.codec`: frames to messages and back;
 - :mod:`protocol.convert`: engine values to wire values and back;
 - :mod:`protocol.schema`: ``python -m protocol.schema`` writes ``protocol/schema/*.json``;
@@ -77,14 +77,7 @@ from .common import (
     is_name,
     is_request_id,
 )
-from .convert import (
-    board_from_wire,
-    board_to_wire,
-    card_from_wire,
-    card_to_wire,
-    wire_status,
-)
-from .events import (
+from .competitions import (
     STANDINGS_CAP,
     Arena,
     ArenaInfo,
@@ -95,7 +88,14 @@ from .events import (
     DailyResult,
     Standing,
 )
-from .lobby import (
+from .convert import (
+    board_from_wire,
+    board_to_wire,
+    card_from_wire,
+    card_to_wire,
+    wire_status,
+)
+from .lobby_messages import (
     HELLO_TIMEOUT_S,
     LIST_CAP,
     RATE_BURST,

@@ -1,7 +1,7 @@
 """The messages the server sends to clients: those of a race here, and the union of all.
 
-The messages outside a race are in :mod:`protocol.lobby`, the daily deal's and
-arenas' in :mod:`protocol.events`; :data:`ServerMessage` is every one of them.
+The messages outside a race are in :mod:`protocol.lobby_messages`, the daily deal's and
+arenas' in :mod:`protocol.competitions`; :data:`ServerMessage` is every one of them.
 
 Fields that PROTOCOL.md shows as "seat or null" are always on the wire, with
 ``null`` when empty (``bed``, ``winner``, ``over``); the only fields left out
@@ -39,8 +39,8 @@ from .common import (
     Seq,
     WireBoard,
 )
-from .events import Arena, ArenaResult, DailyResult
-from .lobby import (
+from .competitions import Arena, ArenaResult, DailyResult
+from .lobby_messages import (
     Bots,
     Cancelled,
     Counts,

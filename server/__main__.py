@@ -120,7 +120,7 @@ async def run(settings: Settings) -> None:
     """Serve until a signal asks to stop."""
     stop = asyncio.Event()
     on_signals(asyncio.get_running_loop(), stop)
-    store = open_store(settings.db)
+    store = open_store(settings.db, init=settings.init_db)
     try:
         known = await open_when_up(store, settings.database_wait, stop)
     except StoreError as exc:  # a wrong --db, or a database down: a line, not a traceback

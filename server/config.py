@@ -52,6 +52,9 @@ class Settings:
     redis: str = ""
     worker_id: str = ""
     db_wait: float = 60.0
+    init_db: bool = False
+    admin_token: str = ""
+    forget_after_days: float = 30.0
 
     @property
     def database_wait(self) -> float:
@@ -97,7 +100,18 @@ _HELP = {
     " HOSTNAME-PID, or with --workers N, HOSTNAME-1 to HOSTNAME-N (ID-1 to ID-N when given)",
     "db_wait": "seconds a server started before its PostgreSQL waits for it, trying again"
     " with a line in the log each time; an SQLite file is never waited for",
+    "admin_token": "the operator's token: with it, the admin API under /api/admin/ answers"
+    " requests that carry 'Authorization: Bearer TOKEN' (docs/operating.md); without it,"
+    " every admin path is 404. Give it as FLOWERGARDEN_ADMIN_TOKEN rather than as a flag,"
+    " which every user of the machine sees in ps",
+    "forget_after_days": "days after which a player who never finished a race and has not"
+    " come back is forgotten: their name is free and their token no longer works (0: never)",
+    "init_db": "make a new database in an SQLite --db file that exists but is empty (without"
+    " it such a file is refused: it may be a database that lost its contents); a missing"
+    " file is always made, and a database that is there is opened as it is",
 }
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
+"""What a switch's environment variable may say, in any case."""
 
 _SHARED = (
     "several workers share the lobby through Redis and the records through PostgreSQL;"
@@ -118,6 +132,9 @@ def parse_args(argv: Sequence[str] | None = None, env: Mapping[str, str] | None 
         default = getattr(defaults, name)
         kind = type(default)
         env_value = env.get(ENV_PREFIX + name.upper())
+        if kind is bool:
+            _switch(parser, name, default if env_value is None else _truth(parser, name, env_value))
+            continue
         parser.add_argument(
             "--" + name.replace("_", "-"),
             dest=name,
@@ -135,13 +152,28 @@ def parse_args(argv: Sequence[str] | None = None, env: Mapping[str, str] | None 
     return settings
 
 
+def _switch(parser: argparse.ArgumentParser, name: str, default: bool) -> None:
+    """A flag that is on or off: ``--NAME`` turns it on."""
+    flag = "--" + name.replace("_", "-")
+    parser.add_argument(flag, dest=name, action="store_true", default=default, help=_HELP[name])
+
+
+def _truth(parser: argparse.ArgumentParser, name: str, value: str) -> bool:
+    """A switch's environment variable: ``1``/``true``/``yes``/``on`` or ``0``/``false``/...."""
+    if value.strip().lower() in _TRUE:
+        return True
+    if value.strip().lower() not in _FALSE:
+        parser.error(f"{ENV_PREFIX}{name.upper()} must be 1 or 0 (true or false), not {value!r}")
+    return False
+
+
 def _check(parser: argparse.ArgumentParser, settings: Settings) -> None:
     if not 0 <= settings.port <= 65535:
         parser.error("--port must be 0 to 65535")
     if settings.grace < 0 or settings.idle_timeout <= 0 or settings.hello_timeout <= 0:
         parser.error("--grace must be >= 0, --idle-timeout and --hello-timeout > 0")
-    if settings.db_wait < 0:
-        parser.error("--db-wait must be >= 0")
+    if settings.db_wait < 0 or settings.forget_after_days < 0:
+        parser.error("--db-wait and --forget-after-days must be >= 0")
     if settings.max_message < 256:
         parser.error("--max-message must be at least 256 bytes")
     if min(settings.max_connections_per_ip, settings.max_connections, settings.send_queue) < 1:

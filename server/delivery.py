@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from core.events import Journaled, RaceEnded, RaceStarted, Send, SendPlayed, Wake
 from protocol import GameStart, encode_bytes
 from protocol.close_codes import CloseCode
+from server.store import StoreError
 
 from .conn import with_id
 
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Iterable
 
     from core.events import Output
-    from core.race_log import RaceRecord
+    from core.race_log import FinishedRace
     from protocol import RequestId
 
     from .cluster.remote import RemoteConn
@@ -152,7 +153,7 @@ class Delivery:
             return self._record(out.record)
         return shared  # Queued, RoomListed: only other workers need them
 
-    def _record(self, record: RaceRecord) -> asyncio.Future[Any]:
+    def _record(self, record: FinishedRace) -> asyncio.Future[Any]:
         ended = time.time()
         started = ended - (record.ended - record.started)
         log.info(
@@ -176,7 +177,10 @@ class Delivery:
                 gate.cancel()
             return
         if (error := future.exception()) is not None:
-            log.error("store write failed", exc_info=error)
+            # The store logs what it lost race by race (server/store/machine.py); a
+            # traceback here would only repeat it. Anything else is a bug, and says where.
+            if not isinstance(error, StoreError):
+                log.error("store write failed", exc_info=error)
             for gate in gates.values():
                 gate.set_exception(error)
                 gate.add_done_callback(_retrieved)

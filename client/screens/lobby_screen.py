@@ -23,6 +23,7 @@ from ..apidata import rating_text
 from ..levels import DEFAULT_LEVEL, bot_wait_words
 from ..messages import Command, Notice
 from ..render import player_names, render_code, render_link_reason, render_topbar, rules_words
+from ..words import LOBBY_HELP
 from .base import StateScreen, TextView, refill
 from .browse import HistoryScreen, LeaderboardScreen, ProfileScreen
 from .forms import BotScreen, RulesChoice, RulesScreen
@@ -264,7 +265,7 @@ class LobbyScreen(StateScreen):
         return bool(self.state.name)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(LOBBY_HELP))
 
     def action_quit(self) -> None:
         self.app.exit(0)

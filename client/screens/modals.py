@@ -21,27 +21,6 @@ if TYPE_CHECKING:
 
 __all__ = ["MODAL_CSS", "ConfirmScreen", "HelpScreen", "JoinScreen", "NameScreen"]
 
-HELP = """\
-[b]Racing[/b]
-  1-6   play the front card of that bed
-  a-p   play the bouquet card with that letter
-  /     type a card (qh, 10h, th) then Enter; Esc closes
-  r     redeal, when stuck with a redeal left   x  resign (asks)
-  q     quit
-After the race: r rematch (a new deal in practice), o your opponent's
-profile, Esc back to the lobby.
-Highlighted labels can be played now; grey ones must wait.
-
-[b]Lobby[/b]
-  s  quick match   b  race a bot   c  create a room   j  join by code
-  Enter  on a seek: seek with the same rules; on a room: join it
-  w / Enter  watch the selected race    Esc  stop seeking or the room
-  l  leaderboard  p  your profile  o  last opponent's  h  your races
-[b]Replay[/b] (Enter on a race in a history)
-  Space pause  1 2 4 8 speed  ←/→ step  Home/End start/end  Esc back
-
-Press any key to close this help."""
-
 MODAL_CSS = """
 {name} {{ align: center middle; }}
 {name} > Vertical {{
@@ -53,13 +32,17 @@ MODAL_CSS = """
 
 
 class HelpScreen(ModalScreen[None]):
-    """Every key, on one page."""
+    """The keys of the screen it covers, on one page (:mod:`client.words` has each)."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="HelpScreen")
 
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(HELP)
+            yield Static(self.text)
 
     def on_key(self, event: events.Key) -> None:
         event.stop()

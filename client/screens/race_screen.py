@@ -7,7 +7,7 @@ answered without a round trip); what is legal goes up to the app as a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.containers import Horizontal
@@ -19,7 +19,7 @@ from ..keys import BED_KEYS, BOUQUET_KEYS
 from ..messages import BackToLobby, CardKey, CardTyped, Command, Notice
 from ..render import render_idle, render_link_reason, render_topbar
 from ..result import render_result
-from ..words import REMATCH_ID
+from ..words import KEY_WORDS, QUESTIONS, REMATCH_ID, key_help, key_hints
 from .base import StateScreen, TextView
 from .boards import BoardView
 from .browse import ProfileScreen
@@ -33,9 +33,27 @@ if TYPE_CHECKING:
 
     from ..state import ClientState, RaceView
 
-__all__ = ["BoardView", "RaceScreen"]
+__all__ = ["BoardView", "RaceScreen", "race_keys"]
 
-KEY_HINTS = "1-6 bed  a-p bouquet  / type a card  r redeal  x resign  ? help"
+
+def race_keys(race: RaceView | None) -> tuple[str, list[str]]:
+    """Where the player is (a title of :data:`~client.words.KEY_WORDS`' help) and the keys
+    that work there, by name: the footer, the help and the keys themselves follow it."""
+    if race is None or race.seat is None:
+        return "watching", ["lobby", "quit", "help"]
+    practice = race.other is None
+    if race.over is not None:
+        if practice:
+            return "practice_over", ["new_deal", "quit", "help"]
+        return "over", ["rematch", "profile", "lobby", "quit", "help"]
+    if not race.can_play:
+        return "final", ["quit_race", "help"]
+    keys = ["beds", "bouquet", "prompt"]
+    if race.rules.redeals:
+        keys.append("redeal")
+    if practice:
+        return "practice", [*keys, "give_up", "quit", "help"]
+    return "racing", [*keys, "resign", "quit_race", "help"]
 
 
 class RaceScreen(StateScreen):
@@ -57,7 +75,6 @@ class RaceScreen(StateScreen):
     """
 
     AUTO_FOCUS = ""  # keys go to the screen; only "/" focuses the card prompt
-    SOLO_HINTS: ClassVar[str] = "1-6 bed  a-p bouquet  / type a card  r redeal  q quit  ? help"
 
     def compose(self) -> ComposeResult:
         yield TextView(id="topbar")
@@ -70,7 +87,7 @@ class RaceScreen(StateScreen):
         yield TextView(id="link")
         yield TextView(id="notice")
         yield Input(placeholder="card (qh, 10h, th) and Enter; Esc closes", id="prompt")
-        yield TextView(KEY_HINTS, id="keys")
+        yield TextView(id="keys")
 
     def show(self, state: ClientState, now: float) -> None:
         race = state.race
@@ -93,8 +110,7 @@ class RaceScreen(StateScreen):
         link.display = bool(reason.plain)
         style = "bold red" if state.notice_is_error else ""
         self.query_one("#notice", TextView).set(Text(state.notice, style=style))
-        if race is not None and race.other is None:
-            self.query_one("#keys", TextView).set(Text(self.SOLO_HINTS))
+        self.query_one("#keys", TextView).set(Text(key_hints(race_keys(race)[1])))
 
     # -- keys ------------------------------------------------------------------
 
@@ -124,23 +140,25 @@ class RaceScreen(StateScreen):
         self.app.post_message(CardKey(key))
         return True
 
-    def _why_not(self, race: RaceView) -> None:
-        self.post_message(Notice(race.why_not_playing(), error=True))
-
     def _command_key(self, key: str, race: RaceView) -> bool:
+        where, keys = race_keys(race)
         actions: dict[str, Callable[[], object]] = {
-            "/": self._open_prompt,
-            "?": lambda: self.app.push_screen(HelpScreen()),
-            "r": lambda: self._rematch(race) if race.over else self._redeal(race),
-            "x": lambda: self._resign(race),
-            "q": lambda: self._quit(race),
+            "prompt": self._open_prompt,
+            "help": lambda: self.app.push_screen(HelpScreen(key_help(where, keys))),
+            "redeal": lambda: self._redeal(race),
+            "new_deal": lambda: self.post_message(Command(Rematch())),
+            "rematch": lambda: self.post_message(Command(Rematch(id=REMATCH_ID))),
+            "resign": lambda: self._resign(QUESTIONS["resign"]),
+            "give_up": lambda: self._resign(QUESTIONS["give_up"]),
+            "profile": lambda: self._opponent(race),
+            "quit": lambda: self.app.exit(0),
+            "quit_race": self._quit,
         }
-        if key == "o" and race.over is not None and race.seat is not None and race.other:
-            actions["o"] = lambda: self._opponent(race)  # after the race: o is no card key
-        action = actions.get(key)
-        if action is None:
+        # Esc has its own handling (on_key): it says what to do instead when it does nothing.
+        named = [name for name in keys if KEY_WORDS[name][0] == key and name in actions]
+        if not named:
             return False
-        action()
+        actions[named[0]]()
         return True
 
     def _opponent(self, race: RaceView) -> None:
@@ -149,51 +167,35 @@ class RaceScreen(StateScreen):
         self.app.push_screen(ProfileScreen(self.state, self.clock, name))
 
     def _redeal(self, race: RaceView) -> None:
-        if not race.can_play:
-            self._why_not(race)
-        elif race.board.redeals_left and not race.board.has_play():
+        if race.board.redeals_left and not race.board.has_play():
             self.post_message(Command(Redeal()))
         elif race.board.redeals_left:
             self.post_message(Notice("a redeal is only for when you are stuck", error=True))
         else:
             self.post_message(Notice("no redeal left", error=True))
 
-    def _resign(self, race: RaceView) -> None:
-        if not race.can_play:
-            self._why_not(race)
-            return
-
+    def _resign(self, question: str) -> None:
         def confirmed(yes: bool | None) -> None:
             if yes:
                 self.post_message(Command(Resign()))
 
-        self.app.push_screen(ConfirmScreen("Resign this race? (y/n)"), confirmed)
-
-    def _rematch(self, race: RaceView) -> None:
-        if race.over is None or race.seat is None:
-            self.post_message(Notice("a rematch is for after the race", error=True))
-        else:
-            self.post_message(Command(Rematch(id=REMATCH_ID)))
+        self.app.push_screen(ConfirmScreen(question), confirmed)
 
     def _leave(self, race: RaceView) -> None:
         if race.other is None:
             self.post_message(Notice("practice: q quits"))
         elif race.over is None and race.seat is not None:
-            self.post_message(Notice("the race is on: x resigns, q quits"))
+            resign = "x resigns, " if race.can_play else ""
+            self.post_message(Notice(f"the race is on: {resign}q quits"))
         else:
             self.post_message(BackToLobby())
 
-    def _quit(self, race: RaceView) -> None:
-        if race.over is not None or race.seat is None or race.other is None:
-            self.app.exit(0)
-            return
-
+    def _quit(self) -> None:
         def confirmed(yes: bool | None) -> None:
             if yes:
                 self.app.exit(0)
 
-        question = "Quit now? The race goes on without you. (y/n)"
-        self.app.push_screen(ConfirmScreen(question), confirmed)
+        self.app.push_screen(ConfirmScreen(QUESTIONS["quit_race"]), confirmed)
 
     # -- the card prompt -------------------------------------------------------
 

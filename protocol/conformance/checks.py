@@ -7,8 +7,8 @@ every decoding error in its order, the limits ``welcome`` promises), races
 (:mod:`.races`: two of its own clients seek and race to ``game_over``, the
 deal verified from the revealed seeds; a room, a spectator, a player who drops
 and comes back with the token, a rematch; revision 3's ``report``), and the
-HTTP side (:mod:`.pages`). Each check is a :class:`Check` in the
-:class:`Report`, printed as it is made: ``PASS`` or ``FAIL``, and ``[rev 3]``
+HTTP side (:mod:`.http_checks`). Each check is a :class:`Finding` in the
+:class:`Tally`, printed as it is made: ``PASS`` or ``FAIL``, and ``[rev 3]``
 before a check of what revision 3 added. A suite that stops short (a reply that
 never comes, a closed connection) fails there and the next suite goes on; the
 last check is that every frame read was a valid message. The last line is
@@ -29,11 +29,11 @@ from .wire import Closed, Log, Unexpected
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
-__all__ = ["Check", "Context", "Report", "run"]
+__all__ = ["Context", "Finding", "Tally", "run"]
 
 
 @dataclass(frozen=True)
-class Check:
+class Finding:
     """One line of a report."""
 
     name: str
@@ -50,21 +50,21 @@ class Check:
 
 
 @dataclass
-class Report:
+class Tally:
     """The checks of one run, printed to ``out`` (None: kept quiet) as they are made."""
 
     out: TextIO | None = None
-    checks: list[Check] = field(default_factory=list)
+    checks: list[Finding] = field(default_factory=list)
     log: Log = field(default_factory=Log)
 
     def check(self, name: str, passed: bool, detail: object = "", *, revision: int = 2) -> bool:
-        made = Check(name, passed, str(detail)[:300], revision)
+        made = Finding(name, passed, str(detail)[:300], revision)
         self.checks.append(made)
         if self.out is not None:
             print(made.line(), file=self.out, flush=True)
         return passed
 
-    def failed(self, revision: int | None = None) -> list[Check]:
+    def failed(self, revision: int | None = None) -> list[Finding]:
         """The checks that failed (of one revision only, if given)."""
         return [c for c in self.checks if not c.passed and revision in (None, c.revision)]
 
@@ -82,7 +82,7 @@ class Context:
     """What the suites share: the URL, the report, and what earlier suites left."""
 
     url: str
-    report: Report
+    report: Tally
     racer: str | None = None
     """The name of a player who finished a race in this run."""
     finished: list[str] = field(default_factory=list)
@@ -91,13 +91,13 @@ class Context:
     """``welcome.limits`` as the session suite read it."""
 
 
-async def run(url: str, out: TextIO | None = sys.stdout) -> Report:
+async def run(url: str, out: TextIO | None = sys.stdout) -> Tally:
     """Check the server at ``url`` (``ws://HOST:PORT/ws``); the report."""
-    from .pages import http_suite
+    from .http_checks import http_suite
     from .races import race_suite, room_suite
     from .session import errors_suite, limits_suite, session_suite
 
-    report = Report(out)
+    report = Tally(out)
     context = Context(url, report)
     suites: list[tuple[str, Callable[[Context], Awaitable[None]]]] = [
         ("hello", session_suite),

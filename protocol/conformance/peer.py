@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import engine
 
-from .checks import Report
+from .checks import Tally
 from .races import RACE_EVENTS
 from .wire import Peer, Racer, Unexpected
 
@@ -49,12 +49,12 @@ async def serve(
     script: Script,
     out: TextIO | None = sys.stdout,
     on_room: Callable[[str], None] | None = None,
-) -> Report:
+) -> Tally:
     """Race as ``script`` says on the server at ``url``; the report of what it saw.
 
     ``on_room`` is told the room's code as soon as the server gives it.
     """
-    report = Report(out)
+    report = Tally(out)
     peer = await Peer.open(url, report.log, script.name)
     try:
         welcome = await peer.hello()
@@ -86,18 +86,18 @@ async def serve(
     return report
 
 
-def _say(report: Report, line: str) -> None:
+def _say(report: Tally, line: str) -> None:
     if report.out is not None:
         print(line, file=report.out, flush=True)
 
 
-def _started(report: Report, start: dict[str, Any]) -> None:
+def _started(report: Tally, start: dict[str, Any]) -> None:
     players = " vs ".join(start["players"])
     _say(report, f"game_start {start['game_id']}: {players}, seat {start['seat']}")
 
 
 async def _find_opponent(
-    report: Report, peer: Peer, script: Script, on_room: Callable[[str], None] | None
+    report: Tally, peer: Peer, script: Script, on_room: Callable[[str], None] | None
 ) -> dict[str, Any]:
     if script.seek:
         await peer.send(type="seek", rules=script.rules)
@@ -164,9 +164,7 @@ async def _rematched(peer: Peer, wait: float) -> dict[str, Any] | None:
         return None
 
 
-def _check(
-    report: Report, number: int, start: dict[str, Any], events: list[dict[str, Any]]
-) -> None:
+def _check(report: Tally, number: int, start: dict[str, Any], events: list[dict[str, Any]]) -> None:
     over, other = events[-1], 1 - start["seat"]
     seqs = [event["seq"] for event in events]
     report.check(

@@ -20,7 +20,7 @@ import engine
 from .wire import Peer, Racer, Unexpected
 
 if TYPE_CHECKING:
-    from .checks import Context, Report
+    from .checks import Context, Tally
 
 __all__ = ["RACE_EVENTS", "race_suite", "room_suite"]
 
@@ -53,7 +53,7 @@ async def race_suite(ctx: Context) -> None:
         await b.close()
 
 
-async def _seek_pair(report: Report, a: Peer, b: Peer) -> tuple[dict[str, Any], dict[str, Any]]:
+async def _seek_pair(report: Tally, a: Peer, b: Peer) -> tuple[dict[str, Any], dict[str, Any]]:
     await a.send(type="seek", rules=RULES, id="s")
     seeking = await a.recv("seeking")
     filled = {"redeals": 0, "rated": False, **RULES}
@@ -69,7 +69,7 @@ async def _seek_pair(report: Report, a: Peer, b: Peer) -> tuple[dict[str, Any], 
 
 
 def _check_start(
-    report: Report, start_a: dict[str, Any], start_b: dict[str, Any], names: tuple[str, str]
+    report: Tally, start_a: dict[str, Any], start_b: dict[str, Any], names: tuple[str, str]
 ) -> None:
     same = start_a["game_id"] == start_b["game_id"] and start_a["seq"] == start_b["seq"] == 0
     seats = {start_a["seat"], start_b["seat"]} == {0, 1}
@@ -83,7 +83,7 @@ def _check_start(
     report.check("game_start.commits: two SHA-256s in lowercase hex", hexes, commits)
 
 
-async def _illegal_play(report: Report, peer: Peer, start: dict[str, Any]) -> None:
+async def _illegal_play(report: Tally, peer: Peer, start: dict[str, Any]) -> None:
     board = Racer(start["boards"][start["seat"]], 0).board
     legal = set(board.legal_plays())
     card = next(c for bed in board.beds for c in bed if c not in legal)
@@ -126,7 +126,7 @@ async def _race(peer: Peer, start: dict[str, Any]) -> tuple[list[dict[str, Any]]
 
 
 def _check_events(
-    report: Report, events_a: list[dict[str, Any]], events_b: list[dict[str, Any]]
+    report: Tally, events_a: list[dict[str, Any]], events_b: list[dict[str, Any]]
 ) -> None:
     seqs = [event["seq"] for event in events_a]
     report.check(
@@ -145,7 +145,7 @@ def _check_events(
     report.check("t_ms never goes back along seq", steady, times[:12], revision=3)
 
 
-def _check_over(report: Report, start: dict[str, Any], over: dict[str, Any]) -> None:
+def _check_over(report: Tally, start: dict[str, Any], over: dict[str, Any]) -> None:
     winner = over.get("winner")
     report.check(
         "game_over: the first to clear wins, reason cleared, 52 cards",
@@ -170,7 +170,7 @@ def _check_over(report: Report, start: dict[str, Any], over: dict[str, Any]) -> 
     )
 
 
-async def _report_race(report: Report, peer: Peer, game_id: str) -> None:
+async def _report_race(report: Tally, peer: Peer, game_id: str) -> None:
     await peer.send(type="report", game_id=game_id, reason="conformance check", id="rp")
     reply = await peer.recv()
     report.check("report is answered reported", reply.get("type") == "reported", reply, revision=3)
@@ -203,7 +203,7 @@ async def room_suite(ctx: Context) -> None:
             await peer.close()
 
 
-async def _open_room(report: Report, a: Peer, b: Peer) -> dict[str, Any]:
+async def _open_room(report: Tally, a: Peer, b: Peer) -> dict[str, Any]:
     rules = {"deal": "mirror", "winnable_only": True}
     await a.send(type="create_room", rules=rules, id="r")
     room = await a.recv("room")
@@ -222,7 +222,7 @@ async def _open_room(report: Report, a: Peer, b: Peer) -> dict[str, Any]:
     return start_a
 
 
-async def _watch_and_play(report: Report, start: dict[str, Any], a: Peer, b: Peer, c: Peer) -> None:
+async def _watch_and_play(report: Tally, start: dict[str, Any], a: Peer, b: Peer, c: Peer) -> None:
     await c.send(type="watch", game_id=start["game_id"], id="w")
     state = await c.recv("game_state")
     fresh = state.get("id") == "w" and state["seq"] == 0 and state["over"] is None
@@ -277,7 +277,7 @@ async def _resume(ctx: Context, start: dict[str, Any], a: Peer, b: Peer) -> Peer
     return again
 
 
-async def _resign(report: Report, start: dict[str, Any], a: Peer, b: Peer, c: Peer) -> None:
+async def _resign(report: Tally, start: dict[str, Any], a: Peer, b: Peer, c: Peer) -> None:
     await a.send(type="resign")
     ends = [(await peer.until("game_over"))[-1] for peer in (a, b, c)]
     over = ends[0]
@@ -288,7 +288,7 @@ async def _resign(report: Report, start: dict[str, Any], a: Peer, b: Peer, c: Pe
     )
 
 
-async def _rematch(report: Report, start: dict[str, Any], a: Peer, b: Peer) -> None:
+async def _rematch(report: Tally, start: dict[str, Any], a: Peer, b: Peer) -> None:
     await a.send(type="rematch", id="m")
     offered = await b.recv("rematch_offered")
     report.check(

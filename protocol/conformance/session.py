@@ -16,7 +16,7 @@ from protocol import PROTOCOL_VERSION, RATE_BURST, RATE_PER_S, REVISION
 from .wire import Peer
 
 if TYPE_CHECKING:
-    from .checks import Context, Report
+    from .checks import Context, Tally
 
 __all__ = ["errors_suite", "limits_suite", "session_suite"]
 
@@ -82,7 +82,7 @@ async def session_suite(ctx: Context) -> None:
         await bot.close()
 
 
-def _check_welcome(report: Report, welcome: dict[str, Any], name: str) -> None:
+def _check_welcome(report: Tally, welcome: dict[str, Any], name: str) -> None:
     fields = (welcome.get("name"), welcome.get("protocol"))
     ids = all(isinstance(welcome.get(key), str) and welcome[key] for key in ("player_id", "token"))
     report.check(

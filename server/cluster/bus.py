@@ -8,7 +8,7 @@ connected to it) goes as one Redis ``PUBLISH`` to the receiver's channel,
 ``fg:worker:<id>``; what every worker must hear (that a worker was born) goes
 to ``fg:all``. A message is a typed value (:mod:`server.cluster.to_home`,
 :mod:`server.cluster.to_socket`, :mod:`server.cluster.to_worker`), turned
-into bytes in one place (:mod:`server.cluster.codec`).
+into bytes in one place (:mod:`server.cluster.bus_codec`).
 
 Order: pub/sub delivers a channel's messages in the order one connection
 published them, so :meth:`Bus.send` never publishes itself. It queues, and one
@@ -52,13 +52,13 @@ from redis.retry import Retry
 
 from core.backoff import REDIS, Attempts, Backoff
 
-from .codec import Envelope, MalformedMessage, decode, encode
+from .bus_codec import Envelope, MalformedMessage, decode, encode
 from .to_worker import Still
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-    from .codec import BusMessage
+    from .bus_codec import BusMessage
 
 __all__ = ["ALL", "COMMAND_TIMEOUT", "Bus", "RedisBackoff", "channel_of"]
 

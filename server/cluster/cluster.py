@@ -75,7 +75,7 @@ if TYPE_CHECKING:
     from server.peers import Glue
     from server.store import Store
 
-    from .codec import Envelope
+    from .bus_codec import Envelope
 
 __all__ = ["ANNOUNCE_WAIT", "Cluster"]
 

@@ -3,7 +3,7 @@
 The home keeps a :class:`~server.cluster.remote.RemoteConn` in the socket's
 place; what it would write reaches the socket's worker as these, and is
 written as it is (server/cluster/links.py). The other direction is
-:mod:`server.cluster.to_home`; the bytes are :mod:`server.cluster.codec`'s.
+:mod:`server.cluster.to_home`; the bytes are :mod:`server.cluster.bus_codec`'s.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """A finished race as the HTTP API gives it: enough to replay it and to verify it.
 
-:func:`race_json` turns a stored :class:`~core.race_log.RaceRecord` into the
-JSON object of ``GET /api/races/GAME_ID`` (PROTOCOL.md, "HTTP"): the summary,
-the seeds and their commits, both boards as dealt, and every move with its
-``t_ms``. ``python -m engine verify`` reads exactly this (:mod:`engine.verify`).
+:func:`race_record` turns a stored :class:`~core.race_log.FinishedRace` into the
+answer of ``GET /api/races/GAME_ID`` (PROTOCOL.md, "HTTP";
+:class:`~server.http.models.RaceReplay`): the summary, the seeds and their
+commits, both boards as dealt, and every move with its ``t_ms``.
+``python -m engine verify`` reads exactly its JSON (:mod:`engine.verify`).
 Races dealt before verifiable deals keep their integer seeds and say so
 (``dealing: "mt19937"``, ``commits: null``).
 """
@@ -11,42 +12,51 @@ Races dealt before verifiable deals keep their integer seeds and say so
 from __future__ import annotations
 
 import datetime
-import json
 from typing import TYPE_CHECKING, Any
 
 import engine
 from core.bots import is_bot
 from core.race_log import to_ms
 from core.seeding import dealers_from, wire
-from protocol import Rules, board_to_wire
+from protocol import RatingChange, Rules, board_to_wire
 from server.store import Summary
 from server.store.rows import last_cards
 
+from .models import Move, PastRace, RaceReplay
+
 if TYPE_CHECKING:
-    from core.race_log import RaceRecord
+    from core.race_log import FinishedRace as StoredRace
 
-__all__ = ["iso_date", "iso_time", "race_json", "summary_json", "summary_of"]
+__all__ = ["iso_date", "iso_time", "race_record", "summary", "summary_of"]
 
 
-def summary_json(summary: Summary) -> dict[str, Any]:
+def summary(row: Summary) -> PastRace:
     """A finished race as a player's history lists it."""
-    ratings = summary.ratings
+    return PastRace(**_summary_fields(row))
+
+
+def _summary_fields(row: Summary) -> dict[str, Any]:
+    ratings = row.ratings
     return {
-        "game_id": summary.game_id,
-        "ended": iso_time(summary.ended),
-        "players": list(summary.names),
-        "bots": [is_bot(player_id) for player_id in summary.player_ids],
-        "rules": json.loads(summary.rules_json),
-        "result": summary.result,
-        "winner": summary.winner,
-        "reason": summary.reason,
-        "counts": list(summary.counts),
-        "times_ms": list(summary.times_ms),
-        "ratings": None if ratings is None else [{"before": b, "after": a} for b, a in ratings],
+        "game_id": row.game_id,
+        "ended": iso_time(row.ended),
+        "players": list(row.names),
+        "bots": [is_bot(pid) or bot for pid, bot in zip(row.player_ids, row.bots, strict=True)],
+        "rules": Rules.model_validate_json(row.rules_json),
+        "result": row.result,
+        "winner": row.winner,
+        "reason": row.reason,
+        "counts": list(row.counts),
+        "times_ms": list(row.times_ms),
+        "ratings": None if ratings is None else _changes(ratings),
     }
 
 
-def summary_of(record: RaceRecord, names: tuple[str, str]) -> Summary:
+def _changes(ratings: tuple[tuple[int, int], tuple[int, int]]) -> list[RatingChange]:
+    return [RatingChange(before=before, after=after) for before, after in ratings]
+
+
+def summary_of(record: StoredRace, names: tuple[str, str]) -> Summary:
     """A race's summary from its record, as the store would list it."""
     ratings = None
     if record.ratings is not None and record.ratings_after is not None:
@@ -58,7 +68,7 @@ def summary_of(record: RaceRecord, names: tuple[str, str]) -> Summary:
     )  # fmt: skip
 
 
-def race_json(record: RaceRecord, summary: Summary) -> dict[str, Any]:
+def race_record(record: StoredRace, row: Summary) -> RaceReplay:
     """The whole finished race: its summary, seeds, commits, boards as dealt and moves.
 
     ``ValueError`` if the stored rules or seeds do not read.
@@ -68,17 +78,17 @@ def race_json(record: RaceRecord, summary: Summary) -> dict[str, Any]:
     boards = [engine.Board(dealer.layout(rules.winnable_only), rules.redeals) for dealer in dealers]
     legacy = record.dealing == engine.LEGACY_ALGORITHM
     seeds, commits = wire(dealers)
-    return {
-        **summary_json(summary),
-        "dealing": record.dealing,
-        "seeds": list(record.seeds) if legacy else seeds,
-        "commits": None if legacy else commits,
-        "boards": [board_to_wire(board).model_dump(mode="json") for board in boards],
-        "moves": [
-            {"seq": move.seq, "seat": move.seat, "card": move.card, "t_ms": to_ms(move.at)}
+    return RaceReplay(
+        **_summary_fields(row),
+        dealing=record.dealing,
+        seeds=[int(seed) for seed in record.seeds] if legacy else seeds,
+        commits=None if legacy else commits,
+        boards=[board_to_wire(board) for board in boards],
+        moves=[
+            Move(seq=move.seq, seat=move.seat, card=move.card, t_ms=to_ms(move.at))
             for move in record.moves
         ],
-    }
+    )
 
 
 def iso_time(wall: float) -> str:

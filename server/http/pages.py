@@ -3,8 +3,9 @@
 Every request is an opening handshake first (:mod:`server.transport.connection`): the
 websocket opens on ``/ws`` unless the server is shutting down or full, and
 every other path is a page. ``/healthz`` and ``/metrics`` are here, one entry
-each in :attr:`Pages.pages`; ``/api/...`` is :mod:`server.http.api`; any other
-path the browser client's files (:mod:`server.http.static`) or a 404.
+each in :attr:`Pages.pages`; ``/api/admin/...`` is :mod:`server.http.admin` (the
+only paths that take ``POST``), the rest of ``/api/...`` :mod:`server.http.api`;
+any other path the browser client's files (:mod:`server.http.static`) or a 404.
 """
 
 from __future__ import annotations
@@ -12,9 +13,12 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
-from server.transport.responses import http_response, json_response, text_response
+from server.transport.responses import METHOD_NOT_ALLOWED, http_response, text_response
 
+from .admin import ADMIN
+from .api import model_response
 from .metrics import CONTENT_TYPE
+from .models import Health
 from .static import StaticFiles
 
 if TYPE_CHECKING:
@@ -26,6 +30,9 @@ if TYPE_CHECKING:
     from server.transport.connection import Request, Response
 
 __all__ = ["Pages"]
+
+_READ = ("GET", "HEAD")
+"""The methods every path but the operator's answers (PROTOCOL.md, "HTTP"); others are 405."""
 
 
 class Pages:
@@ -44,6 +51,10 @@ class Pages:
         """The answer to ``conn``'s request: a page, a refusal, or None to open the websocket."""
         server = self._server
         path = request.path.partition("?")[0]
+        if path.startswith(ADMIN):  # the operator's, which take POST too
+            return server.admin.answer(conn.ip, request)
+        if request.method not in _READ:
+            return METHOD_NOT_ALLOWED
         page = self.pages.get(path)
         if page is not None:
             return page(conn, request)
@@ -75,15 +86,14 @@ class Pages:
         status = "closing" if server.closing else "full" if full else "ok"
         if status == "ok" and server.store.failing:
             status = "degraded"
-        body = {
-            "status": status,
-            "online": server.lobby.online,
-            "players": len(server.players_here()),
-            "connections": server.connections(),
-        }
+        health = Health(
+            status=status,
+            online=server.lobby.online,
+            players=len(server.players_here()),
+            connections=server.connections(),
+        )
         ok = status in ("ok", "degraded")
-        code = HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE
-        return json_response(code, body)
+        return model_response(HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE, health)
 
     def metrics(self, conn: Conn, request: Request) -> Response:
         """Prometheus' text format (server/http/metrics.py)."""

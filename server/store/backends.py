@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .faults import GIVE_UP_AFTER
 from .postgres_store import PostgresStore
 from .sqlite_store import SqliteStore
 
@@ -26,8 +27,11 @@ def is_postgres(db: str) -> bool:
     return db.startswith(POSTGRES_SCHEMES)  # as libpq, which takes no other case
 
 
-def open_store(db: str, *, durable: bool = False, give_up_after: float = 5.0) -> Store:
-    """The store for ``db``, not yet opened; ``durable`` is SQLite's (PostgreSQL's is its own)."""
+def open_store(
+    db: str, *, durable: bool = False, give_up_after: float = GIVE_UP_AFTER, init: bool = False
+) -> Store:
+    """The store for ``db``, not yet opened; ``durable`` and ``init`` (``--init-db``) are
+    SQLite's (PostgreSQL's durability is its own, and its database is made by its owner)."""
     if is_postgres(db):
         return PostgresStore(db, give_up_after=give_up_after)
-    return SqliteStore(db, durable=durable, give_up_after=give_up_after)
+    return SqliteStore(db, durable=durable, give_up_after=give_up_after, init=init)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
-from core.race_log import Entry, RaceRecord, RaceStart
+from core.race_log import Entry, FinishedRace, RaceStart
 
 from .rows import race_ids
 
@@ -19,11 +19,11 @@ if TYPE_CHECKING:
     import asyncio
     from collections.abc import Iterator, Mapping
 
-__all__ = ["Batch", "FinishedRace", "Writes"]
+__all__ = ["Batch", "RecordToWrite", "Writes", "fail", "resolve"]
 
 T = TypeVar("T")
 
-FinishedRace: TypeAlias = tuple[RaceRecord, float, float]
+RecordToWrite: TypeAlias = tuple[FinishedRace, float, float]
 """A finished race to write: its record, and when it started and ended (wall clock)."""
 
 
@@ -38,7 +38,7 @@ class Writes:
 
     starts: list[tuple[RaceStart, float]] = field(default_factory=list)
     entries: list[tuple[str, Entry]] = field(default_factory=list)
-    races: list[FinishedRace] = field(default_factory=list)
+    races: list[RecordToWrite] = field(default_factory=list)
     epochs: dict[str, int] = field(default_factory=dict)
 
     def one_by_one(self) -> Iterator[Writes]:
@@ -131,3 +131,16 @@ class Batch:
         """Everything added so far; nothing can be added after."""
         self._taken = True
         return self.writes
+
+
+def resolve(future: asyncio.Future[T], result: T) -> None:
+    """Settle ``future`` with ``result``, unless someone who awaited it cancelled it
+    (the write was made all the same)."""
+    if not future.done():
+        future.set_result(result)
+
+
+def fail(future: asyncio.Future[T], error: Exception) -> None:
+    """Settle ``future`` with ``error``, unless it is settled already."""
+    if not future.done():
+        future.set_exception(error)

@@ -13,8 +13,9 @@ so that the glue can answer ``unavailable`` for the first kind and a refusal
 
 :class:`Patience` is what of the store's retries is not the backoff's
 (:data:`core.backoff.STORE` gives the delays): when they stop, a deadline
-set on closing, and a wait between two attempts that a test call or the
-closing ends early. It lives on the event loop, with the store's worker.
+set as the shutdown begins (:data:`GIVE_UP_AFTER`), and a wait between two
+attempts that a test call or the shutdown ends early. It lives on the event
+loop, with the store's worker.
 """
 
 from __future__ import annotations
@@ -22,8 +23,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from typing import TYPE_CHECKING
 
-__all__ = ["Patience", "StoreError", "StoreRefused", "StoreUnavailable"]
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = [
+    "GIVE_UP_AFTER",
+    "INTERRUPTED_WAIT",
+    "Patience",
+    "StoreError",
+    "StoreRefused",
+    "StoreUnavailable",
+]
 
 
 class StoreError(Exception):
@@ -38,6 +50,16 @@ class StoreRefused(StoreError):
     """The write breaks a rule of the store (a taken name, an unknown player): it never will."""
 
 
+GIVE_UP_AFTER = 2.0
+"""Seconds from the start of a shutdown that a failing write is still tried. Less than
+a websocket's close timeout (3 s, server/transport/connection.py), which runs meanwhile:
+a close frame queued behind a frame that waits for the write goes out once the write is
+given up, before its connection's deadline, and SIGTERM ends within that timeout and a
+second whatever the disk does."""
+INTERRUPTED_WAIT = 0.5
+"""Seconds a closing store still waits past its deadline, once it has interrupted a call."""
+
+
 class Patience:
     """Until when a failing write is tried again, and the wait between two attempts."""
 
@@ -46,8 +68,10 @@ class Patience:
         self._woken = asyncio.Event()
 
     def give_up_after(self, seconds: float) -> None:
-        """On closing: stop retrying ``seconds`` from now, and end the wait under way."""
-        self._give_up_at = time.monotonic() + seconds
+        """On the shutdown's start: stop retrying ``seconds`` from now, and end the wait
+        under way. Only the first call sets the deadline: a shutdown has one start."""
+        if self._give_up_at is None:
+            self._give_up_at = time.monotonic() + seconds
         self._woken.set()
 
     def wake(self) -> None:
@@ -68,6 +92,17 @@ class Patience:
             await asyncio.wait_for(self._woken.wait(), delay)
         self._woken.clear()
         return True
+
+    async def outlasts(self, call: asyncio.Future[None], interrupt: Callable[[], None]) -> bool:
+        """Whether ``call`` ends by the deadline, or else :data:`INTERRUPTED_WAIT` after
+        ``interrupt()`` (of a statement that would not end); ``call`` is never cancelled."""
+        for extra in (0.0, INTERRUPTED_WAIT):
+            if extra:
+                interrupt()
+            done, _ = await asyncio.wait([call], timeout=max(0.0, self._left() + extra))
+            if done:
+                return True
+        return False
 
     def _left(self) -> float:
         return float("inf") if self._give_up_at is None else self._give_up_at - time.monotonic()

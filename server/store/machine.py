@@ -51,10 +51,10 @@ machine's:
   disk, a lock, a read-only standby, a lost connection, which the next
   attempt makes again) is retried on the worker, with :data:`core.backoff.STORE`'s
   delays, until it is written; meanwhile :attr:`~StoreMachine.failing` is True.
-  Once :meth:`~StoreMachine.close` is called, retrying stops after
-  ``give_up_after`` seconds (:class:`server.store.faults.Patience`): what is
-  lost is logged race by race, and the batch's future fails with
-  :class:`StoreUnavailable`.
+  Once the shutdown begins (:meth:`~StoreMachine.suspend`, or ``close``),
+  retrying stops after ``give_up_after`` seconds (:class:`server.store.faults.Patience`,
+  which then interrupts a call that runs on): what is lost is logged race by
+  race, and the batch's future fails with :class:`StoreUnavailable`.
 - A batch refused (:class:`StoreRefused`, or a bug) is written again an item
   at a time, so that only the refused item is lost, logged with its race. The
   future then completes normally: it means "all of this batch that can be
@@ -72,8 +72,8 @@ from collections import deque
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from . import reads, retry
-from .batch import Batch
-from .faults import Patience, StoreError, StoreRefused, StoreUnavailable
+from .batch import Batch, fail, resolve
+from .faults import GIVE_UP_AFTER, Patience, StoreError, StoreRefused, StoreUnavailable
 from .reading import StoreReads
 from .rows import SUSPEND, TOUCH
 
@@ -81,12 +81,13 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Collection, Sequence
 
     from core.identity import Identity
-    from core.race_log import Entry, RaceRecord, RaceStart
+    from core.race_log import Entry, FinishedRace, RaceStart
 
     from .batch import Writes
     from .interface import StoreBackend
     from .reads import Row
     from .rows import LiveRace
+    from .scripts import Script
 
 __all__ = ["StoreMachine"]
 
@@ -110,7 +111,7 @@ class StoreMachine(StoreReads):
     ``give_up_after``: how long a failing batch is still retried once closing.
     """
 
-    def __init__(self, backend: StoreBackend, *, give_up_after: float = 5.0) -> None:
+    def __init__(self, backend: StoreBackend, *, give_up_after: float = GIVE_UP_AFTER) -> None:
         self._backend = backend
         self._give_up_after = give_up_after
         self._opened = False
@@ -151,15 +152,25 @@ class StoreMachine(StoreReads):
         return self._join(lambda batch: batch.add_owned(entries, item, game_id, epoch))
 
     def record_race(
-        self, record: RaceRecord, started_wall: float, ended_wall: float, epoch: int = 1
+        self, record: FinishedRace, started_wall: float, ended_wall: float, epoch: int = 1
     ) -> Written:
         race = (record, started_wall, ended_wall)
         return self._join(lambda batch: batch.add_owned("races", race, record.game_id, epoch))
 
     async def suspend(self, elapsed: dict[str, float]) -> None:
+        """Shutdown's first call: starts ``give_up_after``, and waits no longer; what it
+        could not keep is logged, not raised (the server goes on closing)."""
+        self._patience.give_up_after(self._give_up_after)
         # Made now: the caller may change theirs before the worker reads it.
         rows = [(seconds, game_id) for game_id, seconds in elapsed.items()]
-        await self._submit(lambda: self._write(lambda backend: backend.change(SUSPEND, rows)))
+        try:
+            if self._failing:  # behind writes being retried, it would only wait to fail
+                raise StoreUnavailable("the store's writes fail")
+            job = self._submit(lambda: self._write(lambda backend: backend.change(SUSPEND, rows)))
+            await asyncio.wait_for(job, self._give_up_after)
+        except (StoreError, TimeoutError) as exc:
+            races = ", ".join(sorted(elapsed)) or "none"
+            log.error("store: not kept on shutdown: how long races %s had run (%r)", races, exc)
 
     async def touch(self, player_id: str, wall: float) -> None:
         async def touch(backend: StoreBackend) -> None:
@@ -167,6 +178,10 @@ class StoreMachine(StoreReads):
                 raise StoreRefused(f"no player has the id {player_id!r}")
 
         await self._submit(lambda: self._write(touch))
+
+    async def run(self, script: Script[T]) -> T:
+        """Never retried: its caller answers a failure (an operator, a ``report``)."""
+        return await self._submit(lambda: self._write(lambda backend: backend.run(script)))
 
     async def live_races(self) -> list[LiveRace]:
         return await self._run(lambda backend: backend.live_races())
@@ -179,6 +194,8 @@ class StoreMachine(StoreReads):
         return asyncio.shield(self._start(lambda: self._write(lambda b: b.take_races(chosen))))
 
     async def close(self) -> None:
+        """Finish every call made before, within ``give_up_after`` of the shutdown's start
+        (:meth:`suspend`, or this call); a call still running then is interrupted."""
         if self._closing is None:
             self._patience.give_up_after(self._give_up_after)
             if self._pending is not None:  # written before the store closes
@@ -186,7 +203,13 @@ class StoreMachine(StoreReads):
             self._batch = None  # a write from now on fails, not joins
             self._closing = self._queued(self._close)
             self._queue.put_nowait(None)  # the worker's last job: it stops after
-        await asyncio.shield(self._closing)
+        if not await self._patience.outlasts(self._closing, self._interrupt):
+            log.error("store: not closed in time; left as it is (what it committed is kept)")
+            return
+        await self._closing
+
+    def _interrupt(self) -> None:
+        """End the backend's call under way, if it can be: SQLite's can (sqlite_store.py)."""
 
     async def execute_for_tests(self, sql: str) -> list[Row]:
         """Test hook: one statement on the store's own connection, as its next call or
@@ -239,7 +262,7 @@ class StoreMachine(StoreReads):
         except Exception:  # the worker waits, retries, or writes it item by item, and logs
             return False
         self._failing = False
-        _resolve(batch.written, refused)
+        resolve(batch.written, refused)
         self._inline_batches += 1
         if self._inline_batches % _CHECKPOINT_EVERY == 0:
             checkpoint = self._queued(lambda: self._call(lambda backend: backend.checkpoint()))
@@ -277,9 +300,9 @@ class StoreMachine(StoreReads):
             try:
                 result = await job()
             except Exception as exc:
-                _fail(done, exc)
+                fail(done, exc)
             else:
-                _resolve(done, result)
+                resolve(done, result)
             finally:
                 self._jobs -= 1
 
@@ -302,12 +325,12 @@ class StoreMachine(StoreReads):
                 writes, self._attempt, self._patience, self._run_test_calls
             )
         except StoreUnavailable as exc:  # given up on closing; write_each logged what is lost
-            _fail(batch.written, exc)
+            fail(batch.written, exc)
         except Exception as exc:  # a bug here: still settle, or its frames wait for ever
             log.exception("store: could not write %s", writes)
-            _fail(batch.written, exc)
+            fail(batch.written, exc)
         else:
-            _resolve(batch.written, refused)
+            resolve(batch.written, refused)
 
     async def _attempt(self, writes: Writes) -> frozenset[str]:
         """One attempt at writing ``writes`` in one transaction (:mod:`server.store.retry`)."""
@@ -340,9 +363,9 @@ class StoreMachine(StoreReads):
             try:
                 rows = await self._execute(sql)
             except Exception as exc:
-                _fail(done, exc)
+                fail(done, exc)
             else:
-                _resolve(done, rows)
+                resolve(done, rows)
 
     async def _execute(self, sql: str) -> list[Row]:
         return await self._call(lambda backend: backend.execute(sql))
@@ -369,13 +392,3 @@ class StoreMachine(StoreReads):
 def _log_failure(future: asyncio.Future[None]) -> None:
     if not future.cancelled() and future.exception() is not None:
         log.error("store: checkpoint failed: %s", future.exception())
-
-
-def _resolve(future: asyncio.Future[T], result: T) -> None:
-    if not future.done():  # cancelled by someone who awaited it; the write was made all the same
-        future.set_result(result)
-
-
-def _fail(future: asyncio.Future[T], error: Exception) -> None:
-    if not future.done():
-        future.set_exception(error)

@@ -17,6 +17,7 @@ when known, so a retry is harmless.
 
 from __future__ import annotations
 
+from .faults import GIVE_UP_AFTER
 from .machine import StoreMachine
 from .postgres import PgDatabase, where
 
@@ -30,7 +31,7 @@ class PostgresStore(StoreMachine):
     ``give_up_after``: how long a failing batch is still retried once closing.
     """
 
-    def __init__(self, url: str, *, give_up_after: float = 5.0) -> None:
+    def __init__(self, url: str, *, give_up_after: float = GIVE_UP_AFTER) -> None:
         super().__init__(PgDatabase(url), give_up_after=give_up_after)
         self._url = url
 

@@ -17,13 +17,15 @@ code. The schema and its migrations are :mod:`server.store.sqlite_schema`.
 from __future__ import annotations
 
 import operator
+import os
 import sqlite3
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from . import rows
 from .faults import StoreError, StoreRefused, StoreUnavailable
 from .journal_lines import entries_text, read_entries
+from .scripts import Did, drive
 from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -34,14 +36,18 @@ if TYPE_CHECKING:
 
     from .batch import Writes
     from .reads import Row
-    from .rows import LiveRace
+    from .rows import LiveRace, Statement
+    from .scripts import Script
 
-__all__ = ["SCHEMA_VERSION", "Database", "classified"]
+__all__ = ["SCHEMA_VERSION", "Database", "classified", "refuse_empty"]
 
 _seq = operator.attrgetter("seq")
+T = TypeVar("T")
 
-_BUSY_TIMEOUT_MS = 5000
-"""How long a write waits for another connection to the same file to let go."""
+_BUSY_TIMEOUT_MS = 500
+"""How long a statement waits inside SQLite for another connection to the same file to
+let go. Longer, the store's machine tries again with backoff, where a shutdown's
+deadline is seen: no interrupt ends SQLite's own wait, so it is kept short."""
 
 _TRANSIENT = frozenset(
     getattr(sqlite3, f"SQLITE_{name}")
@@ -54,8 +60,31 @@ _NEXT_ENTRY = "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'jo
 
 _INSERT_START = (
     "INSERT INTO live_races (id, rules, dealing, seeds, ratings, player0, player1,"
-    " started, first_entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING"
+    " started, bot0, bot1, first_entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (id) DO NOTHING"
 )
+
+
+def refuse_empty(path: str) -> None:
+    """:class:`StoreError` if ``path`` is a file that exists but is empty.
+
+    SQLite takes an empty file for a new database, and would start with no
+    players and no races where a database lost its contents (a file
+    truncated by a full disk, a wrong copy, a volume mounted empty): the
+    server refuses to, and ``--init-db`` makes one on purpose. A missing file
+    is made as ever (the first ``make serve``).
+    """
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        size = os.stat(path).st_size
+    except FileNotFoundError:
+        return
+    if size == 0:
+        raise StoreError(
+            f"{path} is empty, not a database: if a new one is meant, start once with"
+            " --init-db (FLOWERGARDEN_INIT_DB=1); else restore the file"
+        )
 
 
 def classified(exc: sqlite3.Error) -> StoreError:
@@ -72,15 +101,20 @@ def classified(exc: sqlite3.Error) -> StoreError:
 class Database:
     """One connection to an SQLite file, and every statement the store runs on it."""
 
-    def __init__(self, path: str, *, durable: bool, checkpoints: bool = True) -> None:
+    def __init__(
+        self, path: str, *, durable: bool, checkpoints: bool = True, init: bool = False
+    ) -> None:
         """``checkpoints=False``: the owner calls :meth:`checkpoint` itself, on a
-        thread where its fsync may wait (server/store/machine.py)."""
+        thread where its fsync may wait (server/store/machine.py). ``init``: an
+        empty file is made a new database (:func:`refuse_empty`)."""
+        if not init:
+            refuse_empty(path)
         # Autocommit mode: transactions are explicit, see _transaction. Any
         # thread: the store hands the connection between its thread and the
         # event loop, never to both at once (server/store/machine.py).
         self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         try:
-            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._first(path, "PRAGMA journal_mode=WAL")
             # NORMAL is safe against a killed process in WAL mode (server/store/sqlite_store.py).
             self._conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             if not checkpoints:
@@ -90,6 +124,18 @@ class Database:
         except BaseException:
             self._conn.close()
             raise
+
+    def _first(self, path: str, sql: str) -> None:
+        """The first statement, which reads the file: one that is no database says so."""
+        try:
+            self._conn.execute(sql)
+        except sqlite3.DatabaseError as exc:
+            if getattr(exc, "sqlite_errorcode", None) != sqlite3.SQLITE_NOTADB:
+                raise
+            raise StoreError(
+                f"{path} is not an SQLite database: move it away, or name another file"
+                " with --db (FLOWERGARDEN_DB)"
+            ) from None
 
     @contextmanager
     def _transaction(self, mode: str = "IMMEDIATE") -> Iterator[sqlite3.Connection]:
@@ -134,6 +180,13 @@ class Database:
         finally:
             self._conn.close()
 
+    def interrupt(self) -> None:
+        """Make the statement running now fail (SQLITE_INTERRUPT); safe from any thread.
+
+        A wait for another connection's lock is not ended: ``busy_timeout``
+        bounds that (:data:`_BUSY_TIMEOUT_MS`)."""
+        self._conn.interrupt()
+
     def checkpoint(self) -> None:
         """Fold what the WAL holds into the main file, as far as no reader needs it."""
         self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
@@ -153,6 +206,16 @@ class Database:
 
     def add_player(self, identity: Identity) -> None:
         self.change(rows.INSERT_PLAYER, [rows.player_row(identity)])
+
+    def run(self, script: Script[T]) -> T:
+        """Run ``script`` in one transaction (server/store/scripts.py); its result."""
+        with self._transaction() as conn:
+
+            def execute(statement: Statement) -> Did:
+                cursor = conn.execute(*statement)
+                return Did(cursor.fetchall(), cursor.rowcount)
+
+            return drive(script, execute)
 
     def write_now(self, writes: Writes) -> frozenset[str]:
         """:meth:`write`, but fail at once (SQLITE_BUSY) rather than wait for another

@@ -24,7 +24,7 @@ import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
-from .faults import StoreError
+from .faults import GIVE_UP_AFTER, StoreError
 from .machine import StoreMachine
 from .sqlite import Database, classified
 
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from .batch import Writes
     from .reads import Row
     from .rows import LiveRace
+    from .scripts import Script
 
 __all__ = ["SqliteOnThread", "SqliteStore"]
 
@@ -51,25 +52,37 @@ class SqliteStore(StoreMachine):
 
     ``durable``: an fsync a commit (``synchronous=FULL``), and so no batch
     written on the loop; ``give_up_after``: how long a failing batch is still
-    retried once closing (server/store/machine.py).
+    retried once closing (server/store/machine.py); ``init``: a file that
+    exists but is empty is made a new database rather than refused
+    (``--init-db``, :func:`server.store.sqlite.refuse_empty`).
     """
 
     def __init__(
-        self, path: str | Path, *, durable: bool = False, give_up_after: float = 5.0
+        self,
+        path: str | Path,
+        *,
+        durable: bool = False,
+        give_up_after: float = GIVE_UP_AFTER,
+        init: bool = False,
     ) -> None:
-        super().__init__(SqliteOnThread(str(path), durable=durable), give_up_after=give_up_after)
+        self._sqlite = SqliteOnThread(str(path), durable=durable, init=init)
+        super().__init__(self._sqlite, give_up_after=give_up_after)
         self._path, self._durable = str(path), durable
 
     def __repr__(self) -> str:
         return f"SqliteStore({self._path!r}, durable={self._durable!r})"
 
+    def _interrupt(self) -> None:
+        self._sqlite.interrupt()
+
 
 class SqliteOnThread:
     """The SQLite backend: a :class:`Database`, and the one thread its calls run on."""
 
-    def __init__(self, path: str, *, durable: bool) -> None:
+    def __init__(self, path: str, *, durable: bool, init: bool = False) -> None:
         self._path = path
         self._durable = durable
+        self._init = init
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._db: Database | None = None
         """Set and used on the thread; on the loop only while the thread is idle."""
@@ -83,7 +96,9 @@ class SqliteOnThread:
         self._db = await self._on_thread(self._open)
 
     def _open(self) -> Database:
-        db = Database(self._path, durable=self._durable, checkpoints=not self.inline)
+        db = Database(
+            self._path, durable=self._durable, checkpoints=not self.inline, init=self._init
+        )
         db.open()
         return db
 
@@ -110,11 +125,20 @@ class SqliteOnThread:
     async def write(self, writes: Writes) -> frozenset[str]:
         return await self._on_thread(self._open_db().write, writes)
 
+    async def run(self, script: Script[T]) -> T:
+        return await self._on_thread(self._open_db().run, script)
+
     def write_now(self, writes: Writes) -> frozenset[str]:
         try:
             return self._open_db().write_now(writes)
         except sqlite3.Error as exc:
             raise classified(exc) from exc
+
+    def interrupt(self) -> None:
+        """End the statement running on the thread, if one is (any thread may call it)."""
+        db = self._db
+        if db is not None:
+            db.interrupt()
 
     async def checkpoint(self) -> None:
         await self._on_thread(self._open_db().checkpoint)

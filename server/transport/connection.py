@@ -2,8 +2,8 @@
 
 Every coupling to websockets lives in this module: the glue sees a
 :class:`Connection`, the :class:`~server.transport.handler.Handler` callbacks it
-implements, and the HTTP :class:`Request` and :class:`Response` of the
-opening handshake (websockets' own, public, re-exported here).
+implements, the HTTP :class:`Request` it is asked (:mod:`.request`) and the
+:class:`Response` it answers with (websockets' own, public, re-exported here).
 
 Theory of operation. A :class:`Connection` is an asyncio protocol that owns
 a :class:`websockets.server.ServerProtocol`, as websockets' own asyncio layer
@@ -18,21 +18,29 @@ handled, and what ``data_to_send`` returns is written.
   read on this project's benchmark machine, against 3.2 µs for ``recv_into``
   and a copy of the bytes that came (``bench/README.md``).
 
-* Incoming. Until the opening handshake is done every byte goes to the
-  protocol; its HTTP request goes to
-  :meth:`~server.transport.handler.Handler.request`, which answers it (a
-  :class:`Response`) or lets the connection upgrade (None). Once open,
-  the connection cuts the stream into whole frames itself, from their headers
-  (:func:`~server.transport.frames.split_frame`): a plain text message, outside a
-  fragmented one, goes straight to
-  :meth:`~server.transport.handler.Handler.received`; any other whole
-  frame is fed to the protocol alone, so that the protocol always starts at a
-  frame's first byte and judges the frame as it would have anyway. The
-  connection stops cutting, and feeds every byte to the protocol from then
-  on, at the first thing out of the ordinary: a frame over the size limit,
-  the protocol no longer open, or frames that came in the same read as the
-  handshake request. Messages reach the handler in
-  the order they were sent, whichever way they come.
+* Incoming. Until the request is whole its bytes go to a
+  :class:`~server.transport.request.RequestReader`, which hands a ``GET`` to the
+  protocol up to the end of its head and reads any other method itself
+  (h11). The request goes to :meth:`~server.transport.handler.Handler.request`,
+  which answers it (a :class:`Response`, or a future of one while the socket
+  is not read) or lets a ``GET`` upgrade (None). Whatever came after the
+  request waits until it is answered: then it is read as frames if the
+  websocket opened, and discarded if not. One request is answered per
+  connection. Once open, the connection cuts the stream into whole frames
+  itself, from their headers (:func:`~server.transport.frames.split_frame`): a
+  plain text message, outside a fragmented one, goes straight to
+  :meth:`~server.transport.handler.Handler.received`; any other whole frame is
+  fed to the protocol alone, so that the protocol always starts at a frame's
+  first byte and judges the frame as it would have anyway. The connection
+  stops cutting, and feeds every byte to the protocol from then on, at the
+  first thing out of the ordinary: a frame over the size limit, or the
+  protocol no longer open. Messages reach the handler in the order they
+  were sent, whichever way they come.
+* Refusals and bugs. A request that cannot be read is answered ``400`` (or
+  ``413``, ``431``) with one line in the log, and a bug a client's bytes reach
+  is logged once with its traceback: both within the listener's
+  :class:`~server.transport.logbudget.LogBudget`, so that no client can fill
+  the log.
 * Outgoing. Every frame the server writes, the protocol's own pongs and
   close frames included, joins the connection's bounded queue
   (:class:`~server.transport.outbox.Outbox`), written once per pass of the event loop,
@@ -56,13 +64,15 @@ import logging
 from typing import TYPE_CHECKING, cast
 
 from websockets.frames import Frame, Opcode
-from websockets.http11 import Request, Response
+from websockets.http11 import Request as Handshake
+from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+from .exchange import Exchange
 from .frames import TOO_BIG, split_frame
-from .outbox import Outbox, Wire
-from .responses import METHOD_NOT_ALLOWED
+from .outbox import Wire
+from .request import Request
 
 if TYPE_CHECKING:
     from .handler import Host
@@ -83,13 +93,13 @@ _OPEN, _CONNECTING = State.OPEN, State.CONNECTING
 _CONT, _TEXT, _BINARY, _PING = Opcode.CONT, Opcode.TEXT, Opcode.BINARY, Opcode.PING
 
 
-class Connection(Outbox, asyncio.BufferedProtocol):
+class Connection(Exchange):
     """One TCP connection: its opening handshake, then its websocket."""
 
     __slots__ = (
-        "_binary", "_buffer", "_deadline", "_eof", "_fragments", "_gone", "_handler", "_head",
-        "_host", "_line", "_lost", "_pinged", "_rest", "_split", "_timer", "_waiter",
-        "head_only", "heard", "ip", "ip_rank", "opened", "protocol", "rank", "transport",
+        "_binary", "_buffer", "_deadline", "_eof", "_fragments", "_gone", "_handler", "_host",
+        "_lost", "_pinged", "_rest", "_split", "_timer", "_waiter", "heard", "ip", "ip_rank",
+        "opened", "protocol", "rank", "transport",
     )  # fmt: skip
 
     def __init__(self, host: Host) -> None:
@@ -106,12 +116,8 @@ class Connection(Outbox, asyncio.BufferedProtocol):
         """Bytes came since the last keepalive round (:meth:`keepalive`)."""
         self._gone = self._lost = self._eof = self._deadline = self._pinged = False
         self._split = False
-        self._rest = self._head = b""
-        """The start of a frame not yet whole; the handshake's last bytes."""
-        self._line: bytes | None = b""
-        """The request's first bytes until its method is known; None from then on."""
-        self.head_only = False
-        """The request is a ``HEAD``: its answer goes without its body."""
+        self._rest = b""
+        """The start of a frame not yet whole."""
         self._fragments: list[bytes] | None = None
         """The frames of a fragmented message under way."""
         self._binary = False
@@ -140,7 +146,11 @@ class Connection(Outbox, asyncio.BufferedProtocol):
 
     def buffer_updated(self, nbytes: int) -> None:
         # The bytes are copied out at once: the next read, any connection's, reuses the buffer.
-        self._received(self._buffer[:nbytes].tobytes())
+        try:
+            self._received(self._buffer[:nbytes].tobytes())
+        except Exception as exc:  # a bug: once in the log, not asyncio's traceback a read
+            self._host.log_budget.bug(self.ip, exc)
+            self.abort()
 
     def _received(self, data: bytes) -> None:
         self.heard = True
@@ -150,40 +160,12 @@ class Connection(Outbox, asyncio.BufferedProtocol):
                 return
             self._split = False  # closing: the protocol reads the rest, cut or not
             data, self._rest = self._rest + data, b""
-        if not self._gone:
-            if not self.opened:
-                if self._line is not None:
-                    checked = self._method(data)
-                    if checked is None:
-                        return
-                    data = checked
-                self._head = self._head[-3:] + data
+        if self._gone:
+            return
+        if self._reader is not None:
+            self._read_request(data)
+        elif not self._waiting:
             self._feed(data)
-
-    def _method(self, data: bytes) -> bytes | None:
-        """The request's bytes for the protocol, once its method is known to be GET or HEAD.
-
-        websockets reads only GET requests; a HEAD goes to it as a GET, and its
-        answer loses its body (:meth:`_respond`). Any other method is answered
-        405 here, without the protocol. None: not enough bytes yet, or refused.
-        """
-        line = self._line + data if self._line else data
-        space = line.find(b" ", 0, 9)
-        if space < 0 and len(line) < 9:
-            self._line = line
-            return None
-        self._line = None
-        method = line[:space]
-        if method == b"HEAD":
-            self.head_only = True
-            return b"GET" + line[4:]
-        if space < 0 or method == b"GET":
-            return line  # no method at all: the protocol says 400
-        self.transport.write(METHOD_NOT_ALLOWED.serialize())
-        self._gone = True
-        self.drop()
-        self.transport.close()
-        return None
 
     def eof_received(self) -> None:
         self._eof = True
@@ -248,10 +230,12 @@ class Connection(Outbox, asyncio.BufferedProtocol):
         protocol = self.protocol
         protocol.receive_data(data)
         for event in protocol.events_received():
-            if isinstance(event, Request):
-                self._handshake(event)
-            elif isinstance(event, Frame) and self.opened and protocol.state is _OPEN:
-                self._frame(event)
+            if isinstance(event, Frame):
+                if self.opened and protocol.state is _OPEN:
+                    self._frame(event)
+            elif isinstance(event, Handshake):
+                method = "HEAD" if self.head_only else "GET"
+                self._ask(Request(method, event.path, event.headers), event)
         self._take_output()
 
     def _frame(self, frame: Frame) -> None:
@@ -283,47 +267,21 @@ class Connection(Outbox, asyncio.BufferedProtocol):
             return
         self._handler.received(self, decoded)
 
-    def _handshake(self, request: Request) -> None:
-        protocol = self.protocol
-        try:
-            answer = self._handler.request(self, request)
-        except Exception:
-            log.exception("answering an HTTP request failed")
-            answer = protocol.reject(500, "Internal error\n")
-        if isinstance(answer, asyncio.Future):  # a page that waits for the store
-            answer.add_done_callback(self._answered)
-            return
-        if answer is None and self.head_only:  # no websocket opens on a HEAD
-            answer = protocol.reject(405, "A websocket opens on GET\n")
-        self._respond(protocol.accept(request) if answer is None else answer)
-
-    def _answered(self, answer: asyncio.Future[Response]) -> None:
-        """A page that had to wait is ready: send it, unless the connection is gone."""
-        if self._gone or answer.cancelled():
-            return
-        try:
-            response = answer.result()
-        except Exception:
-            log.exception("answering an HTTP request failed")
-            response = self.protocol.reject(500, "Internal error\n")
-        self._respond(response)
-
     def _respond(self, response: Response) -> None:
         protocol = self.protocol
+        self._responded = True
         if self.head_only:  # the headers a GET would have, Content-Length included
             response = Response(response.status_code, response.reason_phrase, response.headers)
         protocol.send_response(response)
         self._take_output()  # the response goes before anything the handler sends
-        head, self._head = self._head, b""
         if protocol.state is not _OPEN:
             return
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         self.opened = True
-        # Cut frames only if nothing came after the request in its read: the
-        # protocol's reader must be at a frame's first byte.
-        self._split = head.find(b"\r\n\r\n") + 4 == len(head)
+        # websockets read the request alone (request.py): its reader is at a frame's first byte.
+        self._split = True
         self._handler.opened(self)
 
     # -- outgoing --------------------------------------------------------------
@@ -382,6 +340,10 @@ class Connection(Outbox, asyncio.BufferedProtocol):
         """Queue what the protocol has to send, and keep its state's promises."""
         protocol = self.protocol
         for data in protocol.data_to_send():
+            if not self._responded:
+                self._responded = True
+                if not data and not self._eof:  # websockets gave up on the request unanswered
+                    self._refused_unread()
             if not self._gone:
                 self.enqueue(Wire(data))
         if protocol.state is not _OPEN and self.opened:

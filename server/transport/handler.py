@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     import asyncio
 
     from .connection import Connection, Request, Response
+    from .logbudget import LogBudget
     from .outbox import Writer
 
 __all__ = ["ConnectionOptions", "Handler", "Host"]
@@ -28,11 +29,14 @@ class Handler(Protocol[C_contra]):
     def request(
         self, connection: C_contra, request: Request
     ) -> Response | asyncio.Future[Response] | None:
-        """The answer to the opening handshake's request, or None to upgrade.
+        """The answer to the connection's one HTTP request, or None to upgrade.
 
-        A page that must wait (for the store) gives a future of its answer,
-        which the connection sends when it is done; the opening timeout
-        still bounds the wait.
+        ``request`` is a ``GET`` or ``HEAD`` (websockets' handshake request,
+        without a body) or a request of another method with its body
+        (:mod:`~server.transport.request`); None opens a websocket on a
+        ``GET`` and answers any other method ``405``. A page that must wait
+        (for the store) gives a future of its answer, which the connection
+        sends when it is done; the opening timeout still bounds the wait.
         """
 
     def opened(self, connection: C_contra) -> None:
@@ -56,6 +60,8 @@ class Host(Protocol):
     writer: Writer
     read_buffer: memoryview
     """Where connections read their sockets into: shared, each read handled at once."""
+    log_budget: LogBudget
+    """What connections log about what clients sent, within a budget per address."""
 
     def attach(self, connection: Connection) -> bool:
         """Count a new TCP connection; False if it is to be closed at once."""

@@ -35,6 +35,7 @@ import time
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .connection import READ_SIZE, Connection
+from .logbudget import LogBudget
 from .outbox import Writer
 
 if TYPE_CHECKING:
@@ -77,6 +78,7 @@ class Listener(Generic[C]):
         self.writer = Writer()
         self.read_buffer = memoryview(bytearray(READ_SIZE))
         """What every connection reads its socket into (server/transport/connection.py)."""
+        self.log_budget = LogBudget()
         self.connections: set[C] = set()
         """Every TCP connection open, in its handshake or not."""
         self._factory = factory
@@ -154,6 +156,7 @@ class Listener(Generic[C]):
             self._errors.uninstall()
 
     def _sweep(self) -> None:
+        self.log_budget.tick()
         for connection in list(self.connections):
             connection.keepalive()
         self._keepalive = asyncio.get_running_loop().call_later(self._interval, self._sweep)

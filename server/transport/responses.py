@@ -18,7 +18,16 @@ from websockets.http11 import Response
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["METHOD_NOT_ALLOWED", "http_response", "json_response", "text_response"]
+__all__ = [
+    "CORS",
+    "INTERNAL_ERROR",
+    "METHOD_NOT_ALLOWED",
+    "NOT_ON_HEAD",
+    "http_response",
+    "json_bytes_response",
+    "json_response",
+    "text_response",
+]
 
 
 def http_response(
@@ -39,9 +48,16 @@ def text_response(status: HTTPStatus, text: str) -> Response:
 
 
 def json_response(status: HTTPStatus, body: object) -> Response:
-    data = (json.dumps(body) + "\n").encode()
-    cors = [("Access-Control-Allow-Origin", "*")]
-    return http_response(status, data, "application/json", cors)
+    return json_bytes_response(status, (json.dumps(body) + "\n").encode())
+
+
+def json_bytes_response(status: HTTPStatus, data: bytes) -> Response:
+    """JSON already encoded (a model's dump), with the CORS header."""
+    return http_response(status, data, "application/json", [CORS])
+
+
+CORS = ("Access-Control-Allow-Origin", "*")
+"""The header that lets any page read the public API."""
 
 
 METHOD_NOT_ALLOWED = http_response(
@@ -51,3 +67,12 @@ METHOD_NOT_ALLOWED = http_response(
     [("Allow", "GET, HEAD")],
 )
 """The answer to a request whose method is not ``GET`` or ``HEAD``."""
+NOT_ON_HEAD = http_response(
+    HTTPStatus.METHOD_NOT_ALLOWED,
+    b"A websocket opens on GET\n",
+    "text/plain; charset=utf-8",
+    [("Allow", "GET")],
+)
+"""The answer to a ``HEAD`` of the websocket's path."""
+INTERNAL_ERROR = text_response(HTTPStatus.INTERNAL_SERVER_ERROR, "Internal error\n")
+"""The answer to a request whose answer met a bug (the API answers its own, in JSON)."""

@@ -26,6 +26,7 @@ async def test_the_api_module_reads_what_the_real_server_answers(start_server, m
         await a.until_shown("1500?")  # a new player: provisional
         for _ in range(3):
             await play_by_key(a)
+        await play_by_key(b)  # both race: a rated race rates only what both raced
         await b.press("x")
         await b.press("y")
         await a.until(lambda: a.race.over is not None, "the end")
@@ -41,7 +42,7 @@ async def test_the_api_module_reads_what_the_real_server_answers(start_server, m
     assert page.races[0].change(page.races[0].seat_of(name) or 0) is not None
     replay = Replay.of(await api.race(game_id), 0.0)
     replay.to_end(0.0)
-    assert replay.index == len(replay.moves) == 3 and replay.fault is None
+    assert replay.index == len(replay.moves) == 4 and replay.fault is None
     assert replay.verdict is not None
     assert replay.verdict.ok, replay.verdict.report()
     board = await api.leaderboard()

@@ -68,7 +68,7 @@ def test_best_words():
     was = PracticeBest("winnable", Best(52, 45_000), True)
     assert practice_best_words(was) == "new personal best (winnable; was cleared in 45.0 s)"
     kept = PracticeBest("any layout", Best(40, 38_000), False)
-    assert practice_best_words(kept) == "personal best (any layout): 40/52 in 38.0 s"
+    assert practice_best_words(kept) == "personal best (any layout): 40/52, last card at 38.0 s"
     assert practice_best_words(PracticeBest("winnable", None, False)) == ""
 
 

@@ -8,6 +8,8 @@ from client.result import render_result
 from client.state import ClientState
 from protocol import Rules, board_to_wire
 
+from .conftest import driving, fresh_name
+from .test_race import play_by_key, racing
 from .wire import (
     COMMIT,
     OTHER_SEED,
@@ -63,15 +65,41 @@ def test_a_mirror_race_with_two_seeds_is_not_verified():
     assert not verdict.ok and "seeds differ" in verdict.words
 
 
-def test_a_spectator_checks_the_seeds_against_the_commits_only():
+def test_a_spectator_from_the_first_state_verifies_the_whole_deal():
+    """A game_state at seq 0 is the race before any play: the boards as dealt."""
     state = ClientState("ws://x/ws", "eve")
     board = dealt()
     state.apply(game_state([board, board], seq=0, seat=None), 100.0)
-    words = ended(state)
+    assert ended(state) == "deal verified"
+
+
+def test_a_spectator_who_came_later_checks_the_seeds_against_the_commits_only():
+    state = ClientState("ws://x/ws", "eve")
+    board = dealt()
+    state.apply(game_state([board, board], seq=3, seat=None), 100.0)
+    words = ended(state, seq=4)
     assert words.startswith("deal partly verified: the seeds match their commits")
     bad = ClientState("ws://x/ws", "eve")
-    bad.apply(game_state([board, board], seq=0, seat=None), 100.0)
-    assert ended(bad, seed=OTHER_SEED).startswith("deal NOT verified: seat 0's seed hashes to")
+    bad.apply(game_state([board, board], seq=3, seat=None), 100.0)
+    said = ended(bad, seed=OTHER_SEED, seq=4)
+    assert said.startswith("deal NOT verified: seat 0's seed hashes to")
+
+
+async def test_watching_before_the_first_play_verifies_fully(start_server, make_app):
+    server = await start_server()
+    async with (
+        racing(make_app, server) as (a, _b),
+        driving(make_app(server, fresh_name("eve"))) as eve,
+    ):
+        await eve.until(lambda: eve.state.lobby is not None and eve.state.lobby.games, "games")
+        await eve.press("w")
+        await eve.until(lambda: eve.state.race is not None, "the watched race")
+        assert eve.race.seq == 0 and eve.race.seat is None
+        await play_by_key(a)
+        await a.press("x", "y")  # resign: the race ends, the seeds are revealed
+        await eve.until(lambda: eve.race.deal_check is not None, "the deal's check")
+        await eve.until_shown("deal verified")
+        assert eve.race.deal_check is not None and eve.race.deal_check.words == "deal verified"
 
 
 def test_a_player_back_in_the_same_race_keeps_the_boards_as_dealt():

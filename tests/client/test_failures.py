@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosedError, InvalidMessage, Invalid
 from websockets.http11 import Response
 
 import client.net
-from client.failures import NO_NEW_PLAYERS, closed, failure, hello_refused, url_problem
+from client.failures import NO_NEW_PLAYERS, URL_HINT, closed, failure, hello_refused, url_problem
 from client.options import Options
 from client.textual_app import FlowerGardenApp
 from protocol import Error
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from protocol import ServerMessage
 
-NOT_OURS = "that is not a Flower Garden server: URLs look like ws://HOST:8765/ws"
+NOT_OURS = f"that is not a Flower Garden server: {URL_HINT}"
 
 
 def app_for(url: str, name: str | None = None) -> FlowerGardenApp:
@@ -131,7 +131,7 @@ async def test_a_peer_that_does_not_speak_http_stops_the_client():
 )
 async def test_a_bad_url_is_said_at_once(url, words):
     async with driving(app_for(url)) as a:
-        await a.until_shown(f"{words} (URLs look like ws://HOST:8765/ws)")
+        await a.until_shown(f"{words} ({URL_HINT})")
         assert a.state.link == "failed"
         await quits(a)
 

@@ -93,7 +93,8 @@ def test_command_line_actions_and_rules():
     assert parse_args([], encoding="ascii").ascii  # the terminal cannot show glyphs
     practice = parse_args(["practice", "--seed", "4", "--winnable-only"], encoding="utf-8")
     assert practice.practice and practice.seed == 4 and practice.rules.winnable_only
-    assert not parse_args(["practice"], encoding="utf-8").rules.winnable_only
+    assert parse_args(["practice"], encoding="utf-8").rules.winnable_only  # a race to clear
+    assert not parse_args(["practice", "--any-layout"], encoding="utf-8").rules.winnable_only
 
 
 def test_races_default_to_mirror_and_winnable_and_flags_choose_others():

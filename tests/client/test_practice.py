@@ -7,9 +7,12 @@ from typing import TYPE_CHECKING
 import pytest
 
 import engine
+from client.bests import Best, BestStore
+from client.cli import parse_args
 from client.net import ServerEvent
 from client.options import Options
 from client.practice import GAME_ID, Dealt, Practice, practice_dealer
+from client.render import render_topbar
 from client.textual_app import FlowerGardenApp
 from core.events import Send, SendPlayed
 from core.race import Race, SeatInfo
@@ -91,6 +94,9 @@ class Posted:
 
 
 def practice(seed, **rules) -> tuple[Practice, Posted]:
+    """A practice on a clock that stands still; classic layouts unless ``rules`` say otherwise
+    (the seeds here were chosen for what the classic deal gives: stuck, no play at all)."""
+    rules.setdefault("winnable_only", False)
     posted = Posted()
     backend = Practice(posted, seed=seed, clock=lambda: 5.0, **rules)
     backend.start()
@@ -207,3 +213,32 @@ def test_a_refused_move_is_answered_as_the_server_answers():
     (error,) = posted.events()
     assert isinstance(error, Error) and error.code == "illegal_move"
     assert error.message == backend.race.boards()[0].why_illegal(buried)
+
+
+# -- a race against the clock: winnable by default, named by its rules, the best to beat --
+
+
+def test_practice_deals_winnable_layouts_unless_asked_otherwise():
+    assert parse_args(["practice"]).rules.winnable_only
+    assert not parse_args(["practice", "--any-layout"]).rules.winnable_only
+    assert Practice(Posted()).rules.winnable_only
+    _, posted = practice(5, winnable_only=True)
+    assert posted.deals()[0].board == engine.Board(practice_dealer(5).layout(True))
+
+
+async def test_the_top_bar_names_the_practice_and_the_best_to_beat(config_home):
+    def topbar(player) -> str:
+        return render_topbar(player.state, player.app.clock()).plain
+
+    app = FlowerGardenApp(Options(practice=True, seed=11, rules=Rules(winnable_only=True)))
+    async with driving(app) as player:
+        await player.until(lambda: player.state.race is not None, "the deal")
+        bar = topbar(player)
+        assert bar.startswith("Practice (winnable) · time 0:0")
+        assert bar.endswith("no best yet: set one") and "independent" not in bar
+    BestStore().record("winnable", Best(52, 41_200))
+    app = FlowerGardenApp(Options(practice=True, seed=11, rules=Rules(winnable_only=True)))
+    async with driving(app) as player:
+        await player.until(lambda: player.state.race is not None, "the deal")
+        assert topbar(player).endswith("to beat: cleared in 41.2 s")
+        assert "to beat: cleared in 41.2 s" in await player.text()

@@ -15,12 +15,13 @@ import pytest
 from textual.widgets import Checkbox
 
 from client.options import RACE_RULES, Options
+from client.render import render_topbar
 from client.textual_app import FlowerGardenApp
 from protocol import Cancelled, GameInfo, Room, RoomInfo, Rules, SeekInfo, Seeking, StatusChanged
 
 from .conftest import driving, flat, screen_lines
 from .scripted import ScriptedServer
-from .wire import OTHER_SEED, dealt, game_over, game_start, lobby, play, welcome
+from .wire import OTHER_SEED, dealt, game_over, game_start, game_state, lobby, play, welcome
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable
@@ -230,7 +231,7 @@ async def test_the_result_names_a_time_out_and_checks_the_deal():
         await a.until_shown("You lost ann timed out: no play for 60 s")
         text = flat(await a.text())
         assert "has more cards" not in text
-        assert "ann 0/52 · bob 1/52 in 2.0 s" in text
+        assert "ann 0/52 · bob 1/52, last card at 2.0 s, 1 card ahead" in text
         assert "deal verified" in text
 
 
@@ -250,7 +251,8 @@ async def test_a_clear_shows_the_time_and_the_margin():
         await server.push(*moves, over)
         await a.until_shown("You won ann cleared every card")
         text = flat(await a.text())
-        assert "ann cleared in 41.6 s, 8.0 s ahead · bob 40/52 in 40.0 s" in text
+        # bob's last card was before ann's clear: the margin is in cards, bob's is no finish.
+        assert "ann cleared in 41.6 s, 12 cards ahead · bob 40/52, last card at 40.0 s" in text
         assert "deal verified" in text
 
 
@@ -259,3 +261,29 @@ async def test_a_deal_that_does_not_verify_is_said_loudly():
         await a.until(lambda: a.state.race is not None, "the race")
         await server.push(game_over(0, "resigned", [0, 0], seq=1, seed=OTHER_SEED))
         await a.until_shown("deal NOT verified: commits: seat 0's seed hashes to")
+
+
+def restarting(connection: int, request: dict[str, Any]) -> list[ServerMessage]:
+    """A race on the first connection; the next one resumes it 32 s in (the server's time)."""
+    if request["type"] == "lobby":
+        return [lobby()]
+    if request["type"] != "hello":
+        return []
+    if connection == 0:
+        return [welcome(), game_start()]
+    board = dealt()
+    return [welcome(), game_state([board, board], seq=0, elapsed_ms=32_000)]
+
+
+async def test_the_stopwatch_stands_still_while_the_server_is_down():
+    clock = Clock(100.0)
+    async with ScriptedServer(restarting).running() as server, lobby_app(server, clock) as a:
+        await a.until(lambda: a.state.race is not None, "the race")
+        clock.now = 130.0
+        await a.until_shown("time 0:30")
+        await server.connections[0].close(1001)  # the server goes down
+        await a.until(lambda: a.state.link != "online", "the line down")
+        clock.now = 190.0  # a minute later, still down: the stopwatch has not run on
+        assert "time 0:30" in render_topbar(a.state, clock.now).plain
+        await a.until(lambda: a.race.held is None, "the race resumed from game_state")
+        await a.until_shown("time 0:32")  # the server's time, not a jump back from 1:30

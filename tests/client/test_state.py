@@ -240,7 +240,8 @@ def test_unavailable_is_said_as_try_again():
 
 def test_the_link_reason_goes_when_the_line_is_back():
     state = ClientState()
-    state.set_link("connecting", 1, 5.0, "cannot reach h:1: is the server running? (`make serve`)")
+    words = "cannot reach h:1: is the server running? (`make serve`)"
+    state.set_link("connecting", 1.0, 1, 5.0, words)
     assert state.link_reason.startswith("cannot reach")
-    state.set_link("online")
+    state.set_link("online", 2.0)
     assert state.link_reason == ""

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import pytest
 
+from client import words
 from client.render import render_idle, render_topbar
 from client.result import render_result, times_words
 from client.state import ClientState
-from client.timing import clock_text, margin_ms, seconds_text, stopwatch_text
+from client.timing import clock_text, seconds_text, stopwatch_text
 from protocol import Redealt, Rules, StatusChanged, board_to_wire
 
+from .result_cases import TIMES_CASES
 from .wire import dealt, game_over, game_start, game_state, play, welcome
 
 PLAIN = Rules(deal="mirror", winnable_only=True)
@@ -23,6 +25,29 @@ def racing(now: float = 100.0, *, idle_s: float = 60, rules: Rules = PLAIN) -> C
     state.apply(welcome(idle_s=idle_s), now - 1)
     state.apply(game_start(rules=rules), now)
     return state
+
+
+def test_the_stopwatch_and_the_clock_stand_still_while_the_line_is_down():
+    """No jump back: held from the drop, then the server's elapsed_ms from game_state."""
+    clocked = PLAIN.model_copy(update={"time_limit_s": 300})
+    state = racing(100.0, rules=clocked)
+    state.set_link("reconnecting", 130.0, 1, 131.0, "the connection to x:80 dropped")
+    race = state.race
+    assert race is not None
+    for now in (130.0, 160.0, 190.0):
+        assert race.elapsed(now) == 30.0 and race.clock_left(now) == 270.0
+        assert "time 0:30 · 4:30 left" in render_topbar(state, now).plain
+    assert race.idle_left(150.0) is None  # nothing can be played: no countdown either
+    state.set_link("online", 190.0)
+    assert race.elapsed(195.0) == 30.0  # until the server says where the race is
+    board = dealt(0)
+    resumed_at = game_state(
+        [board, board], seq=0, elapsed_ms=32_000, clock_left_ms=268_000, rules=clocked
+    )
+    state.apply(resumed_at, 200.0)
+    resumed = state.race
+    assert resumed is not None and resumed.elapsed(201.0) == 33.0
+    assert resumed.clock_left(201.0) == 267.0
 
 
 def test_time_words():
@@ -81,7 +106,10 @@ def test_the_idle_countdown_shows_in_the_last_15_seconds_while_racing_only():
     assert race is not None
     assert render_idle(race, 144.0).plain == ""
     warning = render_idle(race, 146.0).plain
-    assert warning == "No play for 60 s times you out: 0:14 left to play or redeal"
+    assert warning == "No play for 60 s times you out: 0:14 left to play"  # redeals: 0
+    with_redeal = racing(100.0, idle_s=60, rules=PLAIN.model_copy(update={"redeals": 1})).race
+    assert with_redeal is not None
+    assert render_idle(with_redeal, 146.0).plain.endswith("0:14 left to play or redeal")
     final = StatusChanged(game_id="g1", seat=0, status="stalled", count=0, seq=1)
     state.apply(final, 147.0)
     assert race.idle_left(150.0) is None and render_idle(race, 150.0).plain == ""
@@ -110,33 +138,33 @@ def finish(state: ClientState, *moves: tuple[int, int], **over) -> None:
 
 def test_the_result_shows_both_times_and_the_margin():
     state = racing()
-    # ann reaches 2 cards at 2.0 s, bob at 5.1 s; ann goes on to 3 at 6.0 s.
     moves = [(0, 1_000), (1, 1_500), (0, 2_000), (1, 5_100), (0, 6_000)]
     finish(state, *moves, winner=0, reason="most_cards", counts=[3, 2], times_ms=[6_000, 5_100])
     race = state.race
     assert race is not None and race.over is not None
-    assert times_words(race.over, race) == "ann 3/52 in 6.0 s, 3.1 s ahead   ·   bob 2/52 in 5.1 s"
+    expected = "ann 3/52, last card at 6.0 s, 1 card ahead   ·   bob 2/52, last card at 5.1 s"
+    assert times_words(race.over, race) == expected
 
 
-def test_a_clear_says_cleared_in_and_equal_counts_compare_the_times():
-    state = racing()
-    over = game_over(1, "first_to_count", [4, 4], seq=1, times_ms=[9_000, 7_500])
-    state.apply(over, 110.0)
+def test_a_spectator_who_saw_no_play_has_the_margin_too():
+    """The margin needs only game_over: a client that joined late says it as well."""
+    state = ClientState("ws://x/ws", "eve")
+    board = dealt()
+    state.apply(game_state([board, board], seq=5, seat=None, elapsed_ms=20_000), 50.0)
+    state.apply(game_over(1, "cleared", [30, 52], seq=6, times_ms=[13_300, 16_800]), 60.0)
     race = state.race
     assert race is not None and race.over is not None
-    assert times_words(race.over, race) == "ann 4/52 in 9.0 s   ·   bob 4/52 in 7.5 s, 1.5 s ahead"
-    cleared = racing()
-    cleared.apply(game_over(0, "cleared", [52, 40], seq=1, times_ms=[41_200, None]), 150.0)
-    assert cleared.race is not None and cleared.race.over is not None
-    assert times_words(cleared.race.over, cleared.race) == "ann cleared in 41.2 s   ·   bob 40/52"
+    assert times_words(race.over, race) == (
+        "ann 30/52, last card at 13.3 s   ·   bob cleared in 16.8 s, 22 cards ahead"
+    )
 
 
-def test_margin_needs_the_winners_time_at_the_losers_count():
-    reached = [{1: 100, 2: 200, 3: 300}, {1: 150, 2: 400}]
-    assert margin_ms(0, [3, 2], [300, 400], reached) == 200
-    assert margin_ms(0, [3, 2], [300, 400], [{3: 300}, {}]) is None  # not seen: joined late
-    assert margin_ms(0, [3, 0], [300, None], reached) is None  # the loser played nothing
-    assert margin_ms(1, [1, 1], [100, 150], reached) is None  # the winner was not first there
+@pytest.mark.parametrize("case", TIMES_CASES, ids=lambda case: case[-1][:40])
+def test_times_and_margins_read_as_in_the_browser(case):
+    players, result, winner, counts, times_ms, expected = case
+    assert words.times_words(players, counts, times_ms, winner if result == "win" else None) == (
+        expected
+    )
 
 
 def timed_out(state: ClientState, seat: int, seq: int) -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from core.deciding import Standing, by_counts, decided
+from core.deciding import SeatStanding, by_counts, decided
 
 
-def seat(status: str, cards: int, last: int = 0) -> Standing:
-    return Standing(status, cards, last)  # type: ignore[arg-type]
+def seat(status: str, cards: int, last: int = 0) -> SeatStanding:
+    return SeatStanding(status, cards, last)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ from protocol import (
     Rules,
     Seek,
 )
-from server.http.export import race_json, summary_of
+from server.http.export import race_record, summary_of
 
 from .helpers import (
     ANN,
@@ -165,7 +165,7 @@ def test_a_finished_race_exports_as_a_record_that_verifies() -> None:
         if race.over is None and cards:
             out += race.play(seat, cards[0], 1.0 + step * 0.37)
     record = race_ended(out).record
-    exported = race_json(record, summary_of(record, ("Ann", "Bob")))
+    exported = race_record(record, summary_of(record, ("Ann", "Bob"))).model_dump(mode="json")
     assert exported["reason"] == "cleared"
     verdict = engine.verify_record(exported)
     assert verdict.ok, verdict.report()

@@ -11,7 +11,7 @@ from core.glicko2 import NEW, Glicko, rate_race
 from core.lobby import QUEUE, Lobby
 from core.matching import WINDOW_GROWTH, WINDOW_START, Seeker, best_match, next_pairing
 from core.restore import restore
-from protocol import GameOver, GameStart, Resign, Rules, Seek
+from protocol import GameOver, GameStart, Play, Resign, Rules, Seek
 
 from .helpers import GRACE, IDLE, messages
 
@@ -27,6 +27,15 @@ def lobby_of(ratings: dict[str, float], **options: int) -> Lobby:
 
 def starts(out: list[Output]) -> list[GameStart]:
     return [m for m in messages(out) if isinstance(m, GameStart)]
+
+
+def one_play_each(lobby: Lobby, player_id: str, now: float) -> None:
+    """Both players of ``player_id``'s race make a play: only a race both raced is rated."""
+    race = lobby.race_of(player_id)
+    assert race is not None
+    for seat, racer in enumerate(race.player_ids):
+        card = race.boards()[seat].legal_plays()[0]
+        lobby.handle(racer, Play(card=str(card)), now)
 
 
 def queue_wake(out: list[Output]) -> float | None:
@@ -87,8 +96,10 @@ def test_a_rated_race_ends_with_both_new_ratings_and_the_lobby_keeps_them() -> N
     lobby = lobby_of({"ann": 1500, "bob": 1550})
     lobby.handle("ann", Seek(rules=RATED), 0.0)
     lobby.handle("bob", Seek(rules=RATED), 0.0)
+    one_play_each(lobby, "bob", 2.0)
     out = lobby.handle("bob", Resign(), 5.0)
     (over,) = [m for m in messages(out) if isinstance(m, GameOver)]
+    assert over.unrated is None
     ann, bob = Glicko(1500, 200, 0.06), Glicko(1550, 200, 0.06)
     new_ann, new_bob = rate_race(ann, bob, 1.0)
     assert over.ratings is not None
@@ -120,10 +131,12 @@ def test_the_same_two_have_a_daily_limit_of_rated_races() -> None:
     lobby = lobby_of({"ann": 1500, "bob": 1500}, rated_per_day=2)
     lobby.handle("ann", Seek(rules=RATED), 0.0)
     assert starts(lobby.handle("bob", Seek(rules=RATED), 0.0))
+    one_play_each(lobby, "bob", 0.5)
     lobby.handle("bob", Resign(), 1.0)
     lobby.handle("ann", Seek(rules=RATED), 10.0)
     lobby.handle("bob", Seek(rules=RATED), 10.0)  # far apart now: paired once the window is
     assert starts(lobby.tick(QUEUE, 60.0))
+    one_play_each(lobby, "bob", 60.5)
     out = lobby.handle("bob", Resign(), 61.0)
     (over,) = [m for m in messages(out) if isinstance(m, GameOver)]
     assert over.ratings is not None
@@ -159,6 +172,8 @@ def test_a_restored_rated_race_rates_from_the_ratings_it_started_with() -> None:
     assert start.ratings == (Glicko(1500, 200, 0.06), Glicko(1580, 200, 0.06))
     race, _ = restore(start, [], elapsed=2.0, now=100.0, idle_limit=IDLE, grace=GRACE)
     assert race.state(0, 100.0).ratings == [1500, 1580]
+    for seat in (0, 1):
+        race.play(seat, race.boards()[seat].legal_plays()[0], 100.5)
     over = next(m for m in messages(race.resign(0, 101.0)) if isinstance(m, GameOver))
     assert over.ratings is not None
     expected = rate_race(*start.ratings, 0.0)

@@ -374,10 +374,17 @@ async def cli_server() -> AsyncIterator[Callable[..., Awaitable[CliServer]]]:
     running: list[tuple[CliServer, asyncio.Task[None]]] = []
 
     async def start(
-        db: Path | str, *flags: str, env: dict[str, str] | None = None, nofile: int | None = None
+        db: Path | str,
+        *flags: str,
+        env: dict[str, str] | None = None,
+        nofile: int | None = None,
+        script: str | None = None,
     ) -> CliServer:
-        # ``nofile``: the server's RLIMIT_NOFILE, set in the child before the server starts.
+        # ``nofile``: the server's RLIMIT_NOFILE, set in the child before the server starts;
+        # ``script``: ``python -c script`` instead of ``-m server`` (a test's harness).
         command = ("-m", "server") if nofile is None else ("-c", _WITH_NOFILE % nofile)
+        if script is not None:
+            command = ("-c", script)
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             *command,

@@ -111,7 +111,7 @@ def test_new_fields_of_a_race_and_the_lobby_are_null_or_empty() -> None:
 
 def test_times_and_days_are_checked() -> None:
     from protocol import DailyInfo
-    from protocol.events import ArenaInfo
+    from protocol.competitions import ArenaInfo
 
     arena = {"arena_id": "a", "name": "n", "status": "running", "players": 0}
     for good in ("2025-06-01T18:00:00Z", "2025-06-01T18:00:00.5+02:00"):

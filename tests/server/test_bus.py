@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from server.cluster.bus import Bus, channel_of
-from server.cluster.codec import Envelope, MalformedMessage, decode, encode
+from server.cluster.bus_codec import Envelope, MalformedMessage, decode, encode
 from server.cluster.to_home import Attach, Inbound
 from server.cluster.to_socket import Close, Outbound
 from server.cluster.to_worker import Born

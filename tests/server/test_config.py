@@ -193,3 +193,16 @@ def test_help_tells_what_db_takes(capsys: pytest.CaptureFixture[str]) -> None:
     assert "postgresql:// URL" in text
     for name in ("--workers", "--redis", "--worker-id"):
         assert name in text
+
+
+def test_init_db_is_a_switch_from_the_flag_or_the_environment(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert parse_args([], {}).init_db is False
+    assert parse_args(["--init-db"], {}).init_db is True
+    for value, wanted in (("1", True), ("true", True), ("True", True), ("0", False), ("", False)):
+        assert parse_args([], {"FLOWERGARDEN_INIT_DB": value}).init_db is wanted, value
+    assert parse_args(["--init-db"], {"FLOWERGARDEN_INIT_DB": "0"}).init_db is True
+    with pytest.raises(SystemExit):
+        parse_args([], {"FLOWERGARDEN_INIT_DB": "maybe"})
+    assert "FLOWERGARDEN_INIT_DB must be 1 or 0" in capsys.readouterr().err

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from core.identity import Identity
-from core.race_log import MoveRecord, RaceRecord
+from core.race_log import FinishedRace, MoveRecord
 from server.store import PlayerStats, SqliteStore, Store, StoreError, StoreRefused
 from server.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
@@ -37,8 +37,8 @@ ANN = Identity("p-ann", "Ann", "hash-ann", 1000.0)
 BOB = Identity("p-bob", "Bob", "hash-bob", 1001.0)
 
 
-def make_race(game_id: str, winner: int | None = 0, moves: int = 3) -> RaceRecord:
-    return RaceRecord(
+def make_race(game_id: str, winner: int | None = 0, moves: int = 3) -> FinishedRace:
+    return FinishedRace(
         game_id=game_id,
         rules_json='{"deal":"independent","first":false}',
         dealing="sha256",
@@ -445,7 +445,7 @@ async def test_a_newer_schema_is_refused(backend: AnyBackend) -> None:
 CRASHING = """
 import asyncio, itertools, sys
 from core.identity import Identity
-from core.race_log import MoveRecord, RaceRecord
+from core.race_log import MoveRecord, FinishedRace
 from server.store.backends import open_store
 from tests.store_backends import recorded
 
@@ -457,7 +457,7 @@ async def main(db, races):
     for n in itertools.count() if races < 0 else range(races):
         moves = tuple(MoveRecord(seq, seq % 2, "AS", seq * 0.5) for seq in range(40))
         players = ("p-ann", "p-bob")
-        record = RaceRecord(
+        record = FinishedRace(
             f"g{n}", "{}", "mt19937", (n,), players, 0, 1, moves, "win", n % 2, "-", (9, 3)
         )
         await recorded(store, record, 2000.0 + n, 2030.0 + n)

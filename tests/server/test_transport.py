@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
+from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -19,7 +20,15 @@ from websockets.frames import Opcode
 from server.transport.connection import CLOSE_TIMEOUT, Connection
 from server.transport.handler import ConnectionOptions
 from server.transport.listener import ACCEPT_LOG_INTERVAL, AcceptErrors, Listener
-from tests.integration.hostile_helpers import eof_within, masked_frame, raw_handshake, read_frame
+from server.transport.logbudget import PER_ADDRESS, SUMMARY_INTERVAL, LogBudget
+from server.transport.responses import http_response
+from tests.integration.hostile_helpers import (
+    eof_within,
+    handshake_request,
+    masked_frame,
+    raw_handshake,
+    read_frame,
+)
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -28,15 +37,30 @@ if TYPE_CHECKING:
 
 
 class Handler:
-    """Upgrades every request, echoes ``echo``, and writes down the rest."""
+    """Upgrades every GET, echoes ``echo``, and writes down the rest.
+
+    A request of another method is answered with its own method and body, at
+    once, or through a future when its path is ``/later``.
+    """
 
     def __init__(self) -> None:
         self.connections: list[Connection] = []
         self.messages: list[str | bytes] = []
+        self.requests: list[Request] = []
         self.ended = asyncio.Event()
 
-    def request(self, connection: Connection, request: Request) -> Response | None:
-        return None
+    def request(
+        self, connection: Connection, request: Request
+    ) -> Response | asyncio.Future[Response] | None:
+        self.requests.append(request)
+        if request.method == "GET":
+            return None
+        answer = http_response(HTTPStatus.OK, request.method.encode() + b" " + request.body, "a/b")
+        if request.path != "/later":
+            return answer
+        later = asyncio.get_running_loop().create_future()
+        asyncio.get_running_loop().call_later(0.05, later.set_result, answer)
+        return later
 
     def opened(self, connection: Connection) -> None:
         self.connections.append(connection)
@@ -109,6 +133,85 @@ async def test_a_close_the_peer_never_answers_is_aborted_after_the_timeout(serve
     assert asyncio.get_running_loop().time() - started >= CLOSE_TIMEOUT - 0.1
     assert connection.close_code == 1006
     writer.close()
+
+
+async def _ask(port: int, data: bytes) -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(data)
+    answer = await eof_within(reader)
+    writer.close()
+    return answer
+
+
+async def test_a_post_reaches_the_hook_with_its_method_headers_and_body(served: Any) -> None:
+    listener, handler = served
+    body = b'{"reason": "spam"}'
+    answer = await _ask(
+        listener.port,
+        b"POST /api/admin/players/x/ban HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer s3cret\r\n"
+        b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body),
+    )
+    assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
+    assert answer.endswith(b"POST " + body)
+    (request,) = handler.requests
+    assert (request.method, request.path, request.body) == (
+        "POST",
+        "/api/admin/players/x/ban",
+        body,
+    )
+    assert request.headers["Authorization"] == "Bearer s3cret"
+
+
+async def test_a_chunked_body_arrives_whole_and_a_future_answer_is_sent(served: Any) -> None:
+    listener, handler = served
+    chunks = b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"
+    request = b"PUT /later HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+    answer = await _ask(listener.port, request + chunks + b"GET / HTTP/1.1\r\n\r\n")
+    assert answer.endswith(b"PUT abcde")
+    assert [r.method for r in handler.requests] == ["PUT"]  # the second request is not read
+
+
+async def test_a_get_keeps_websockets_parser_and_frames_sent_early_are_read(served: Any) -> None:
+    listener, handler = served
+    reader, writer = await asyncio.open_connection("127.0.0.1", listener.port)
+    writer.write(handshake_request(listener.port) + masked_frame(b"echo"))
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2.0)
+    assert head.startswith(b"HTTP/1.1 101")
+    assert await read_frame(reader) == (Opcode.TEXT.value, b"echo")
+    (request,) = handler.requests
+    assert (request.method, request.path, request.body) == ("GET", "/ws", b"")
+    writer.close()
+
+
+def test_the_log_budget_holds_each_address_to_a_few_lines(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    clock = FakeClock()
+    budget = LogBudget(clock)
+    caplog.set_level(logging.INFO, "flowergarden.server")
+    for _ in range(100):
+        budget.note("10.0.0.1", "noted %s", "a")
+    budget.note("10.0.0.2", "noted %s", "b")
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == ["noted a"] * PER_ADDRESS + ["noted b"]
+    clock.now = SUMMARY_INTERVAL
+    budget.tick()
+    assert caplog.records[-1].getMessage().startswith("left 95 line(s) about 1 address(es)")
+    clock.now += 60.0  # an address gets a line a minute back
+    budget.note("10.0.0.1", "noted %s", "again")
+    assert caplog.records[-1].getMessage() == "noted again"
+
+
+def test_a_bug_is_logged_with_its_traceback_once(caplog: pytest.LogCaptureFixture) -> None:
+    budget = LogBudget(FakeClock())
+    caplog.set_level(logging.INFO, "flowergarden.server")
+    for _ in range(50):
+        try:
+            raise ValueError("a bug")
+        except ValueError as exc:
+            budget.bug("10.0.0.1", exc)
+    (logged,) = caplog.records
+    assert logged.exc_info is not None
 
 
 class FakeClock:

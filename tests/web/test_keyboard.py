@@ -100,3 +100,8 @@ def test_a_key_that_plays_nothing_says_why(web, new_page) -> None:
     expect(ann.locator(f"{OWN} .board-title")).to_contain_text("1/52")
     ann.keyboard.press("Escape")
     expect(ann.get_by_role("textbox", name="Type a card")).not_to_be_focused()
+    # No redeal in these rules: the hints name none, and r says nothing of one.
+    expect(ann.locator("#key-hints")).to_be_visible()
+    expect(ann.locator("#key-hints")).not_to_contain_text("redeal", use_inner_text=True)
+    ann.keyboard.press("r")
+    assert "redeal" not in ann.locator("#race-notice").inner_text()

@@ -56,6 +56,9 @@ def test_history_a_page_at_a_time_and_a_replay(web, new_page) -> None:
 
     page.get_by_role("link", name=bob.name).first.click()  # the opponent's profile
     expect(page.get_by_role("heading", name=bob.name)).to_be_visible()
+    newest = page.locator("#history li").first  # from bob's side: his result, his count first
+    dash = "\u2013"
+    expect(newest).to_contain_text(f"vs {ann.name} · lost (cleared) · 0{dash}52 · {dash} / ")
     page.get_by_role("link", name="Leaderboard").click()
     expect(page.get_by_role("heading", name="Leaderboard")).to_be_visible()
 

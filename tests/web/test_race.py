@@ -39,7 +39,9 @@ def test_quick_match_to_game_over_and_a_rematch(web, new_page) -> None:
         expect(result.locator(".headline")).to_have_text(headline)
         expect(result).to_contain_text(f"{ann_name} cleared every card")
         expect(result).to_contain_text(
-            re.compile(rf"{ann_name} cleared in \d+\.\d s, \d+\.\d s ahead .* {bob_name} 2/52 in")
+            re.compile(
+                rf"{ann_name} cleared in \d+\.\d s, 50 cards ahead .* {bob_name} 2/52, last card at"
+            )
         )
         expect(result.locator("[data-deal]")).to_have_attribute("data-deal", "verified")
         expect(result.locator("[data-deal]")).to_have_text("deal verified")
@@ -117,10 +119,21 @@ def test_a_rated_race_shows_the_rating_change(web, new_page) -> None:
         expect(page.get_by_label("Deal", exact=True)).to_be_disabled()
     quick_match(ann, bob)
     expect(ann.locator(".race-bar .rules")).to_contain_text("rated")
-    expect(ann.locator(".race-bar .vs")).to_contain_text(re.compile(r"\(1500\) vs .* \(1500\)"))
-    play_cards(ann, keys=True)
+    # A provisional rating is written one way everywhere: "1500?" (PROTOCOL.md, "Ratings").
+    expect(ann.locator(".race-bar .vs")).to_have_text(re.compile(r"^\S+ 1500\? vs \S+ 1500\?$"))
+    # Both race (a rated race rates only what both raced by hand: docs/fair-play.md),
+    # then Bob resigns.
+    play_cards(ann, keys=True, limit=3)
+    play_cards(bob, keys=True, limit=1)
+    expect(bob.locator(f"{OPPONENT} .board-title")).to_contain_text("3/52")  # Ann's plays in
+    expect(ann.locator(f"{OPPONENT} .board-title")).to_contain_text("1/52")  # Bob's too
+    bob.get_by_role("button", name="Resign").click()
+    bob.get_by_role("dialog").get_by_role("button", name="Yes, resign").click()
     ratings = ann.locator(f"{RESULT} .ratings")
     expect(ratings).to_contain_text(re.compile(r"rating: \S+ 1500 → 1[5-9]\d\d \(\+\d+\)"))
+    after = re.search(r"1500 → (\d+)", ratings.inner_text())
+    assert after is not None
+    expect(ann.locator("#me")).to_contain_text(f"rating {after.group(1)}?")  # no reload needed
     expect(bob.locator(f"{RESULT} .ratings")).to_contain_text(
         re.compile(r"1500 → 1[0-4]\d\d \(\u2212\d+\)")
     )

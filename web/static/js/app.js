@@ -87,6 +87,7 @@ function received(message) {
     rememberRace(race);
   }
   if (race?.over && race.dealCheck === null && !race.checking) verifyDeal(race);
+  lookUpRatings(message);
   if (message.type === "lobby") startPending();
   if (message.type === "welcome") welcomeFocus();
   if (message.type === "error" && message.code === ERROR.game_not_found && route().action?.type === "watch") clearHash();
@@ -151,6 +152,27 @@ function resync() {
   const race = state.race;
   if (race?.watching) app.send({ type: "watch", game_id: race.gameId });
   else app.connection?.resync();
+}
+
+/**
+ * Who is provisional (client/textual_app.py does the same): game_start gives ratings as
+ * plain numbers, so a rated race's players' profiles are asked for, and one's own again
+ * after a rated race. Until they answer, or if they cannot, a rating has no mark.
+ */
+function lookUpRatings(message) {
+  const race = state.race;
+  let names = [];
+  if (["game_start", "game_state"].includes(message.type) && race?.ratings.some((r) => r !== null && r !== undefined)) {
+    names = race.players.filter((name, seat) => !race.bots[seat]);
+  } else if (message.type === "game_over" && message.ratings && state.me) {
+    names = [state.me.name];
+  }
+  for (const name of names) {
+    api.player(name).then((profile) => {
+      state.profiled(profile);
+      render();
+    }, () => {}); // no answer: the rating stays without a mark
+  }
 }
 
 async function verifyDeal(race) {

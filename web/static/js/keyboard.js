@@ -18,9 +18,9 @@ export function raceKey(event, race, act) {
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   if (BED_KEYS.includes(key) || BOUQUET_KEYS.includes(key)) {
     act.key(key);
-  } else if (key === "r") {
+  } else if (key === "r" && (race.over || race.rules.redeals)) {
     if (race.over) act.rematch();
-    else act.redeal();
+    else act.redeal(); // a race without a redeal has no r key, and says nothing of one
   } else if (key === "x") {
     act.resign();
   } else if (key === "/") {

@@ -1,12 +1,12 @@
 // What a page keeps of its race across a reload (sessionStorage, this tab only): the
-// boards as dealt, for the full deal check, and when each seat reached each count, for
-// the margin. A new tab, like a new terminal client, has only what game_state says.
+// boards as dealt, for the full deal check. A new tab, like a new terminal client, has
+// only what game_state says.
 
 const key = (gameId) => `flowergarden.race.${gameId}`;
 
 export function rememberRace(race) {
   try {
-    sessionStorage.setItem(key(race.gameId), JSON.stringify({ dealt: race.dealt, reached: race.reached }));
+    sessionStorage.setItem(key(race.gameId), JSON.stringify({ dealt: race.dealt }));
   } catch {
     // Storage full or refused: the page only loses the full check after a reload.
   }
@@ -15,7 +15,7 @@ export function rememberRace(race) {
 export function recallRace(gameId) {
   try {
     const kept = JSON.parse(sessionStorage.getItem(key(gameId)) ?? "null");
-    return kept && Array.isArray(kept.reached) ? kept : null;
+    return kept && Array.isArray(kept.dealt) ? kept : null;
   } catch {
     return null;
   }

@@ -1,7 +1,7 @@
 // One race as this page sees it (client/race_view.py): both boards, kept in step by
 // applying each event with the board's own moves, the statuses, the times, and the end.
 // Times are of two kinds: this page's clock (performance.now() in seconds) for what it
-// counts down, and the server's t_ms for what it reports (reached, times_ms).
+// counts down, and the server's t_ms for what it reports (times_ms).
 
 import { Board } from "./board.js";
 import { assignLabels } from "./keys.js";
@@ -17,6 +17,8 @@ export class Race {
     this.players = [...message.players];
     this.bots = [...(message.bots ?? [])];
     this.ratings = [...(message.ratings ?? [])];
+    /** Whether each seat's rating is provisional, as far as known (welcome, the API); null: not known. */
+    this.provisional = this.ratings.map(() => null);
     this.rules = message.rules;
     this.boards = message.boards.map((board) => Board.fromWire(board));
     this.statuses = message.boards.map((board) => board.status);
@@ -25,7 +27,6 @@ export class Race {
     this.idleS = idleS;
     this.labels = same ? new Map(previous.labels) : new Map();
     this.dealt = kept?.dealt ?? null;
-    this.reached = kept?.reached ?? [{}, {}];
     this.sent = [];
     this.over = null;
     this.dealCheck = null;
@@ -134,7 +135,6 @@ export class Race {
       if (!board.isLegal(message.card)) return false;
       board.play(message.card);
       if (board.count !== message.count) return false;
-      this.reached[seat][message.count] = message.t_ms;
       const sent = this.sent.indexOf(message.card);
       if (seat === this.seat && sent >= 0) this.sent.splice(sent, 1);
       this.statuses[seat] = message.status;

@@ -123,6 +123,7 @@ export class AppState {
     });
     this.race = race;
     this.waiting = null;
+    if (race.seat !== null && this.me?.rating) race.provisional[race.seat] = this.me.rating.provisional;
     if (message.type === "game_state" && message.over) race.end(message.over, now);
     if (!same) this.note("");
   }
@@ -131,10 +132,31 @@ export class AppState {
     const race = this.race;
     if (race === null || race.gameId !== message.game_id || race.resyncing) return false;
     const applied = race.apply(message, now);
+    if (applied === "ok" && message.type === "game_over") this.rated(message);
     if (applied !== "drift") return false;
     race.resyncing = true;
     this.note("out of step with the server: catching up…", { error: true });
     return true;
+  }
+
+  /** A rated race ended: one's own rating is its new one at once (whether it is still
+   * provisional, the profile says: see ``profiled``). */
+  rated(over) {
+    const seat = this.race?.seat ?? null;
+    const change = seat === null ? null : over.ratings?.[seat];
+    if (!change || !this.me) return;
+    this.me.rating = { rating: change.after, provisional: this.me.rating?.provisional ?? null };
+  }
+
+  /** A player's profile came (GET /api/players/NAME): who is provisional, oneself included. */
+  profiled(profile) {
+    const same = (name) => name.toLowerCase() === profile.name.toLowerCase();
+    if (this.me && same(this.me.name)) {
+      this.me.rating = { rating: profile.rating, provisional: profile.provisional };
+    }
+    this.race?.players.forEach((name, seat) => {
+      if (same(name)) this.race.provisional[seat] = profile.provisional;
+    });
   }
 
   opponent(message, now) {

@@ -1,5 +1,5 @@
-// Race time in words (client/timing.py): the stopwatch, the clocks, each player's time
-// and the winning margin. Times on the wire are milliseconds from the race's start.
+// Race time in words (client/timing.py): the stopwatch, the clocks and a race time. Times
+// on the wire are milliseconds from the race's start; words.js says each player's end.
 
 /** Seconds before the idle limit from which the race screen counts down. */
 export const IDLE_WARNING = 15;
@@ -22,19 +22,4 @@ export function secondsText(ms) {
   if (tenths < 600) return `${Math.floor(tenths / 10)}.${tenths % 10} s`;
   const rest = tenths % 600;
   return `${Math.floor(tenths / 600)}:${String(Math.floor(rest / 10)).padStart(2, "0")}.${rest % 10}`;
-}
-
-/**
- * How far ahead the winner was, in ms, or null if that is not known here: compared where
- * the loser's race ended, against when the winner reached that same count (``reached``,
- * each seat's t_ms at each count, as far as this page saw it).
- */
-export function marginMs(winner, counts, timesMs, reached) {
-  const loser = 1 - winner;
-  const count = counts[loser];
-  const lostAt = timesMs[loser];
-  if (count === 0 || lostAt === null || lostAt === undefined) return null;
-  const wonAt = counts[winner] === count ? timesMs[winner] : reached[winner]?.[count];
-  if (wonAt === null || wonAt === undefined || wonAt > lostAt) return null;
-  return lostAt - wonAt;
 }

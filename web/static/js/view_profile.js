@@ -12,11 +12,15 @@ const REASONS = {
   aborted: "aborted",
 };
 
+/** A history row from the viewed player's side: their result, their count and time first. */
 function raceItem(race, name) {
-  const seat = race.players.findIndex((player) => player.toLowerCase() === name.toLowerCase());
+  const found = race.players.findIndex((player) => player.toLowerCase() === name.toLowerCase());
+  const seat = found < 0 ? 0 : found;
+  const sides = [seat, 1 - seat];
   const opponent = race.players[1 - seat] ?? "?";
   const outcome = race.result === "draw" ? "draw" : race.winner === seat ? "won" : "lost";
-  const times = (race.times_ms ?? []).map((t) => (t === null ? "–" : secondsText(t))).join(" / ");
+  const counts = sides.map((s) => race.counts[s]).join("–");
+  const times = sides.map((s) => race.times_ms?.[s] ?? null).map((t) => (t === null ? "–" : secondsText(t))).join(" / ");
   const change = Array.isArray(race.ratings) && race.ratings[seat]
     ? ` · rating ${Math.round(race.ratings[seat].before)} → ${Math.round(race.ratings[seat].after)}`
     : "";
@@ -25,7 +29,7 @@ function raceItem(race, name) {
     h("span", { class: "when" }, ended), " · vs ",
     h("a", { href: `#player=${encodeURIComponent(opponent)}` }, opponent),
     race.bots?.[1 - seat] ? h("span", { class: "bot-tag" }, " · bot") : "",
-    ` · ${outcome} (${REASONS[race.reason] ?? race.reason}) · ${race.counts.join("–")} · ${times}${change}`,
+    ` · ${outcome} (${REASONS[race.reason] ?? race.reason}) · ${counts} · ${times}${change}`,
     h("span", { class: "hint" }, ` · ${rulesWords(race.rules)} `),
     h("a", { href: `#race=${race.game_id}`, "aria-label": `Replay the race against ${opponent}, ${ended}` }, "Replay"));
 }

@@ -8,7 +8,7 @@ import { byId, h, setText, swap } from "./dom.js";
 import { morph } from "./morph.js";
 import { outcomeOf, resultView } from "./view_result.js";
 import { clockText, IDLE_WARNING, stopwatchText } from "./timing.js";
-import { isRacing, playerNames, ratingText, rulesWords, STATUS_WORDS } from "./words.js";
+import { idleLeftWords, isRacing, playerNames, ratingText, rulesWords, STATUS_WORDS } from "./words.js";
 
 function boardHeader(race, seat) {
   const name = playerNames(race.players, race.bots)[seat];
@@ -22,7 +22,8 @@ function boardHeader(race, seat) {
 function barView(race) {
   const names = playerNames(race.players, race.bots).map((name, seat) => {
     const rating = race.ratings[seat];
-    return rating === null || rating === undefined ? name : `${name} (${ratingText(rating)})`;
+    if (rating === null || rating === undefined) return name;
+    return `${name} ${ratingText({ rating, provisional: race.provisional[seat] })}`;
   });
   const liveClock = race.clockDeadline !== null && race.over === null;
   const counts = race.players.map((name, seat) => `${name} ${race.boards[seat].count}/52`).join(" · ");
@@ -105,6 +106,7 @@ function renderControls(race) {
   byId("key-hints").hidden = !live;
   const redeal = byId("redeal");
   redeal.hidden = !race.rules.redeals;
+  byId("redeal-hint").hidden = !race.rules.redeals; // no redeal: none is named
   const board = race.board;
   redeal.disabled = !(race.canPlay && board.redealsLeft > 0 && board.playable().length === 0);
   byId("resign").disabled = !live;
@@ -155,5 +157,5 @@ export function tickRace(state, now) {
   // The alert's words are set once as the warning shows (and so are said once); the
   // seconds beside them change without being announced every second.
   setText(byId("idle-alert"), warn ? `No play for ${race.idleS} s times you out:` : "");
-  if (warn) setText(byId("idle-left"), `${clockText(left)} left to play or redeal`);
+  if (warn) setText(byId("idle-left"), idleLeftWords(clockText(left), race.board.redealsLeft > 0));
 }

@@ -95,7 +95,7 @@ export async function replayView(api, gameId, { onLeave }) {
       play,
       button("replay-forward", "Step forward", () => at + 1),
       button("replay-end", "To the end", () => frames.length - 1),
-      h("label", { for: "replay-speed" }, "Speed"), speedSelect),
+      h("span", { class: "labelled" }, h("label", { for: "replay-speed" }, "Speed"), speedSelect)),
     h("p", { class: "slider" }, h("label", { for: "replay-move" }, "Move"), " ", slider),
     where,
     boards,

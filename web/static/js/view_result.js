@@ -1,26 +1,9 @@
 // The end of a race in words (client/result.py): the result, the reason, each player's
-// count and time with the winner's margin, the rating change, and the deal's check.
+// count and time with the winner's margin (words.js), the rating change, and the deal's check.
 
 import { botWords } from "./bots.js";
 import { h } from "./dom.js";
-import { marginMs, secondsText } from "./timing.js";
-import { outcomeWords } from "./words.js";
-
-/** "ann cleared in 41.2 s, 3.1 s ahead · bob 40/52 in 38.5 s". */
-export function timesWords(race) {
-  const over = race.over;
-  return race.players.map((name, seat) => {
-    const count = over.counts[seat];
-    const tMs = over.times_ms?.[seat] ?? null;
-    if (tMs === null) return `${name} ${count}/52`;
-    let part = `${name} ${count === 52 ? "cleared in" : `${count}/52 in`} ${secondsText(tMs)}`;
-    if (over.result === "win" && seat === over.winner) {
-      const margin = marginMs(seat, over.counts, over.times_ms, race.reached);
-      if (margin !== null) part += `, ${secondsText(margin)} ahead`;
-    }
-    return part;
-  }).join("   ·   ");
-}
+import { outcomeWords, timesWords } from "./words.js";
 
 function ratingWords(race) {
   const ratings = race.over.ratings;
@@ -66,7 +49,7 @@ export function resultView(race, { idleS }) {
   return [
     h("h2", { class: "headline", id: "result-headline", tabindex: "-1" }, headline),
     h("p", { class: "reason" }, reason),
-    h("p", { class: "times" }, timesWords(race)),
+    h("p", { class: "times" }, timesWords(race.players, race.over)),
     botRaceWords(race),
     ratingWords(race) ? h("p", { class: "ratings" }, ratingWords(race)) : null,
     dealWords(race.dealCheck),

@@ -3,6 +3,7 @@
 
 import { botLabel } from "./bots.js";
 import { ERROR, RACING as RACING_STATUSES } from "./facts.js";
+import { secondsText } from "./timing.js";
 
 const RACING = new Set(RACING_STATUSES);
 
@@ -43,6 +44,45 @@ export function ratingText(rating) {
 /** Names, a bot's labelled: "BOT-Hare · bot". */
 export const playerNames = (players, bots = []) =>
   players.map((name, i) => (bots[i] ? botLabel(name) : name));
+
+/**
+ * One board's end: "cleared in 41.2 s", "40/52, last card at 38.1 s", "0/52". Only a clear
+ * is a finishing time; a count's time is when its last card went up (client/words.py).
+ */
+export function countWords(count, tMs) {
+  if (tMs === null || tMs === undefined) return `${count}/52`;
+  if (count === 52) return `cleared in ${secondsText(tMs)}`;
+  return `${count}/52, last card at ${secondsText(tMs)}`;
+}
+
+/**
+ * How far the winner finished ahead: "22 cards ahead" when the counts differ, "2.0 s
+ * sooner" at equal counts (the winner got there first), "" when the winner had fewer.
+ */
+export function marginWords(winner, counts, timesMs) {
+  const loser = 1 - winner;
+  const ahead = counts[winner] - counts[loser];
+  if (ahead > 0) return `${ahead} card${ahead === 1 ? "" : "s"} ahead`;
+  const wonAt = timesMs[winner] ?? null;
+  const lostAt = timesMs[loser] ?? null;
+  if (ahead === 0 && wonAt !== null && lostAt !== null && wonAt < lostAt) return `${secondsText(lostAt - wonAt)} sooner`;
+  return "";
+}
+
+/** "BOT-Swift cleared in 16.8 s, 22 cards ahead   ·   ann 30/52, last card at 13.3 s". */
+export function timesWords(names, { result, winner, counts, times_ms: timesMs = [] }) {
+  return names.map((name, seat) => {
+    let part = `${name} ${countWords(counts[seat], timesMs[seat] ?? null)}`;
+    if (result === "win" && seat === winner && counts.length === 2 && timesMs.length === 2) {
+      const margin = marginWords(winner, counts, timesMs);
+      if (margin) part += `, ${margin}`;
+    }
+    return part;
+  }).join("   ·   ");
+}
+
+/** The idle warning's seconds: "0:14 left to play or redeal"; no redeal left, none named. */
+export const idleLeftWords = (left, canRedeal) => `${left} left to ${canRedeal ? "play or redeal" : "play"}`;
 
 /** The headline ("You won") and the reason in words, for a player (seat) or a spectator. */
 export function outcomeWords(over, seat, players, { idleS = null, clockS = null, statuses = [] } = {}) {

@@ -27,7 +27,7 @@ from .common import (
 )
 
 # At run time, not under TYPE_CHECKING: pydantic reads the annotations that name them.
-from .events import ArenaInfo, DailyInfo  # noqa: TC001
+from .competitions import ArenaInfo, DailyInfo  # noqa: TC001
 
 __all__ = [
     "HELLO_TIMEOUT_S",
