@@ -108,7 +108,7 @@ class Cluster:
         self.bus = Bus(url, worker, self.incarnation, self._on_bus, observe=metrics.redis.observe)
         self.shared = Shared(self.bus.client, worker)
         self.tasks = Tasks()
-        self.links = Links(self.bus, worker, settings.send_queue)
+        self.links = Links(self.bus, worker, settings.send_queue, lobby.missed)
         self.failover = Failover(self)
         self._glue: Glue | None = None
         self._seeking: dict[str, Rules] = {}
@@ -152,9 +152,8 @@ class Cluster:
     async def home_of(self, identity: Identity) -> str | None:
         """Where ``identity``'s hello is to go: None for here (claimed now), or a live worker.
 
-        A player with a live race always comes to it: when Redis cannot say
-        where it is now, the hello is refused ``unavailable``, never served
-        here as if the race were gone.
+        A player with a live race always comes to it: when Redis cannot say where it is
+        now, the hello is refused ``unavailable``, never served here as if it were gone.
         """
         try:
             return await self._home_of(identity.player_id)
@@ -202,8 +201,9 @@ class Cluster:
         self.links.gone(conn)
 
     def left(self, player_id: str) -> None:
-        """A player whose home is here has no connection any more."""
-        if self.lobby.race_of(player_id) is None:
+        """A player whose home is here has no connection any more: their home goes, unless
+        they race, or are owed their last race's end (only this lobby core has it)."""
+        if self.lobby.race_of(player_id) is None and not self.lobby.owes_end(player_id):
             self.tasks.spawn(self.shared.forget_home(player_id))
 
     def takes(self, player_id: str, message: ClientMessage) -> bool:

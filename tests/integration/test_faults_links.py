@@ -37,6 +37,7 @@ from redis.asyncio import Redis
 
 from bench.chaos_proxy import Proxy
 from server.app import GameServer
+from server.cluster.cluster import Cluster
 from server.cluster.shared import BEAT, LEASE
 from server.config import Settings
 from server.store.backends import open_store
@@ -154,3 +155,33 @@ async def test_a_worker_back_on_redis_does_not_claim_back_the_races_taken_meanwh
                 await asyncio.sleep(POLL)  # polling the log, within the deadline
         assert await redis.hget("fg:races", game_id) == b"w2"
     assert w1.lobby.race(game_id) is None and w2.lobby.race(game_id) is not None
+
+
+async def test_a_racer_whose_race_ended_while_their_link_was_lost_learns_its_end(
+    proxy, workers, player
+) -> None:
+    w1, w2 = await workers("w1", redis=proxy.url), await workers("w2")
+    ann, bob = await player(w1), await player(w2)
+    await ann.send(type="create_room", rules=WINNABLE)
+    code = (await ann.recv("room"))["code"]
+    await bob.send(type="join_room", code=code)  # his home moves to w1; his socket stays on w2
+    start = await bob.recv("game_start")
+    await ann.recv("game_start")
+    proxy.cut()
+    # The race ends on w1, which cannot tell Bob's socket: his game_over is lost with
+    # the link, which w2 drops once w1's lease lapses, closing his socket.
+    await ann.send(type="resign")
+    await ann.until("game_over")
+    seen = await bob.expect_close(1012)
+    assert all(message["type"] != "game_over" for message in seen), seen
+    proxy.heal()
+    # Back, w1 drops its end of Bob's link: it keeps his home and his race's end for
+    # him, and his next hello, wherever it lands, learns how his race ended.
+    assert isinstance(w1.peers, Cluster)
+    links = w1.peers.links
+    async with asyncio.timeout(TIMEOUT):
+        while any(r.player and r.player.player_id == bob.player_id for r in links.remotes.values()):
+            await asyncio.sleep(POLL)  # polling w1's links, within the deadline
+    back = await player(w2, token=bob.token)
+    state = (await back.until("game_state"))[-1]
+    assert state["game_id"] == start["game_id"] and state["over"] is not None
