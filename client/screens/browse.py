@@ -93,7 +93,7 @@ class BrowseScreen(StateScreen):
 class LeaderboardScreen(BrowseScreen):
     """The rated players, best first (``GET /api/leaderboard``); Enter shows a profile."""
 
-    DEFAULTBROWSE_CSS = BROWSE_CSS.format(name="LeaderboardScreen")
+    DEFAULT_CSS = BROWSE_CSS.format(name="LeaderboardScreen")
 
     def body(self) -> ComposeResult:
         yield DataTable(id="board", cursor_type="row", zebra_stripes=True)
@@ -128,7 +128,7 @@ class LeaderboardScreen(BrowseScreen):
 class ProfileScreen(BrowseScreen):
     """One player's profile (``GET /api/players/NAME``); ``h`` lists their races."""
 
-    DEFAULTBROWSE_CSS = BROWSE_CSS.format(name="ProfileScreen")
+    DEFAULT_CSS = BROWSE_CSS.format(name="ProfileScreen")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("h", "history", "their races")]
 
     def __init__(self, state: ClientState, clock: Callable[[], float], name: str) -> None:
@@ -159,7 +159,7 @@ class ProfileScreen(BrowseScreen):
 class HistoryScreen(BrowseScreen):
     """A player's finished races, newest first, a page at a time; Enter replays one."""
 
-    DEFAULTBROWSE_CSS = BROWSE_CSS.format(name="HistoryScreen")
+    DEFAULT_CSS = BROWSE_CSS.format(name="HistoryScreen")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("n", "older", "older races")]
 
     def __init__(self, state: ClientState, clock: Callable[[], float], name: str) -> None:
