@@ -8,6 +8,7 @@ passes its ``--lang`` through :func:`choose`), and then asks for each text by ke
     lang.use(lang.choose(args.lang))        # --lang, else LANGUAGE/LC_ALL/LANG, else en
     lang.t("howto.goal")                    # a text
     lang.t("error.room_full")               # a server error, by its code
+    lang.howto()                            # How to play: [(title, [paragraph, ...]), ...]
     lang.t("margin.cards_ahead", count=3)   # a plural: "3 cards ahead"
     lang.number(1234.5)                     # "1.234,5" in German
     lang.seconds(41.25)                     # "41,3 Sek."
@@ -23,6 +24,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from . import formats
+from . import howto as _howto
 from .catalogues import (
     BROWSER,
     DOMAINS,
@@ -35,6 +37,7 @@ from .catalogues import (
     pseudo,
 )
 from .choice import choose, supported
+from .howto import HOWTO
 
 if TYPE_CHECKING:
     import datetime
@@ -44,6 +47,7 @@ __all__ = [
     "BROWSER",
     "DOMAINS",
     "ENGLISH",
+    "HOWTO",
     "LANGUAGES",
     "PSEUDO",
     "TERMINAL",
@@ -52,6 +56,7 @@ __all__ = [
     "choose",
     "current",
     "date",
+    "howto",
     "language",
     "number",
     "pseudo",
@@ -103,6 +108,11 @@ def t(key: str, /, **params: object) -> str:
     as itself, and a key only English has is said in English.
     """
     return current().text(key, **params)
+
+
+def howto() -> list[tuple[str, list[str]]]:
+    """How to play in the language spoken now: each section's title and paragraphs."""
+    return _howto.sections(_language)
 
 
 def number(value: float, *, decimals: int | None = None) -> str:

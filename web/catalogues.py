@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lang import BROWSER, ENGLISH, LANGUAGES, PSEUDO, catalogue
+from lang import BROWSER, ENGLISH, HOWTO, LANGUAGES, PSEUDO, catalogue
 from lang.catalogues import own_texts
 
 if TYPE_CHECKING:
@@ -60,11 +60,16 @@ def _languages_js() -> str:
         "export const LANGUAGES = Object.freeze([\n",
         *(f"  {json.dumps(item, ensure_ascii=False)},\n" for item in offered),
         "]);\n",
-        f"\n/** lang.ENGLISH: the fallback, key by key. */\nexport const ENGLISH = {ENGLISH!r};\n",
+        "\n/** lang.ENGLISH: the fallback, key by key. */\n",
+        f"export const ENGLISH = {json.dumps(ENGLISH)};\n",
         f"\n/** lang.PSEUDO: English accented and lengthened, for tests only. */\n"
-        f"export const PSEUDO = {PSEUDO!r};\n",
+        f"export const PSEUDO = {json.dumps(PSEUDO)};\n",
+        "\n/** lang.HOWTO: How to play's sections, a title's key and its paragraphs' keys. */\n",
+        "export const HOWTO = Object.freeze([\n",
+        *(f"  {json.dumps({'title': s.title, 'texts': list(s.texts)})},\n" for s in HOWTO),
+        "]);\n",
     ]
-    return "".join(lines).replace("'", '"')
+    return "".join(lines)
 
 
 def generate() -> dict[Path, str]:

@@ -14,3 +14,12 @@ export const ENGLISH = "en";
 
 /** lang.PSEUDO: English accented and lengthened, for tests only. */
 export const PSEUDO = "qps";
+
+/** lang.HOWTO: How to play's sections, a title's key and its paragraphs' keys. */
+export const HOWTO = Object.freeze([
+  {"title": "howto.layout.title", "texts": ["howto.layout"]},
+  {"title": "howto.plays.title", "texts": ["howto.plays"]},
+  {"title": "howto.goal.title", "texts": ["howto.goal"]},
+  {"title": "howto.race.title", "texts": ["howto.race", "howto.rated"]},
+  {"title": "howto.options.title", "texts": ["howto.mirror", "howto.winnable", "howto.redeal", "howto.tiebreak"]},
+]);
