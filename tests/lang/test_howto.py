@@ -17,7 +17,7 @@ import lang
 from lang import HOWTO, LANGUAGES, PSEUDO
 from lang.howto import sections
 
-COLUMNS, ROWS = 76, 20  # 80x24, less a border and the screen's title and key lines
+COLUMNS, ROWS = 74, 19  # 80x24, less the border, padding, a blank line and the keys line
 
 
 @pytest.mark.parametrize("language", [*LANGUAGES, PSEUDO])
