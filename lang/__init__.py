@@ -23,8 +23,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from . import formats
-from . import howto as _howto
+from . import formats, guide
 from .catalogues import (
     BROWSER,
     DOMAINS,
@@ -37,7 +36,7 @@ from .catalogues import (
     pseudo,
 )
 from .choice import choose, supported
-from .howto import HOWTO
+from .guide import HOWTO
 
 if TYPE_CHECKING:
     import datetime
@@ -112,7 +111,7 @@ def t(key: str, /, **params: object) -> str:
 
 def howto() -> list[tuple[str, list[str]]]:
     """How to play in the language spoken now: each section's title and paragraphs."""
-    return _howto.sections(_language)
+    return guide.sections(_language)
 
 
 def number(value: float, *, decimals: int | None = None) -> str:

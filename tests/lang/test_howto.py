@@ -15,7 +15,7 @@ import pytest
 
 import lang
 from lang import HOWTO, LANGUAGES, PSEUDO
-from lang.howto import sections
+from lang.guide import sections
 
 COLUMNS, ROWS = 74, 19  # 80x24, less the border, padding, a blank line and the keys line
 

@@ -14,6 +14,9 @@ import pytest
 import lang
 from lang import BROWSER, ENGLISH, LANGUAGES, PSEUDO
 from lang.catalogues import messages, placeholders
+from lang.guide import sections
+
+from .helpers import expect
 
 
 def samples() -> list[tuple[str, dict[str, object]]]:
@@ -149,3 +152,58 @@ def test_a_dutch_browser_speaks_dutch_and_a_switch_is_remembered(web, new_page):
     assert heard == [[["it", "aiuola"]], "Error: no catalogue for fr", "de"]
     page.reload()
     assert page.evaluate(start) == ["de", "Strauß", "de"]
+
+
+# -- the example view: How to play and the switch, at a phone's width and a desk's ---------
+
+SHOW_HOWTO = """async (language) => {
+  const i18n = await import("/js/i18n.js");
+  const { howToView, languageSwitch } = await import("/js/view_howto.js");
+  await i18n.useLanguage(language);
+  const main = document.createElement("main");
+  main.append(languageSwitch(), howToView());
+  document.body.replaceChildren(main);
+  const cut = [...main.querySelectorAll("*")]
+    .filter((el) => el.scrollWidth > el.clientWidth + 1
+      || el.getBoundingClientRect().right > innerWidth + 1)
+    .map((el) => `${el.tagName}: ${el.textContent.slice(0, 40)}`);
+  return { cut, wide: document.documentElement.scrollWidth > innerWidth, text: main.innerText };
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+@pytest.mark.parametrize("language", [*LANGUAGES, PSEUDO])
+def test_how_to_play_shows_whole_at_a_phones_width_and_a_desks(
+    web, new_page, language, width, tmp_path
+):
+    page = new_page(web.base, width=width, height=800)
+    found = page.evaluate(SHOW_HOWTO, language)
+    page.screenshot(path=tmp_path / f"howto-{language}-{width}.png", full_page=True)
+    assert found["cut"] == [] and not found["wide"], found["cut"]
+    text = " ".join(found["text"].split())
+    for title, paragraphs in sections(language):
+        assert title in text
+        for paragraph in paragraphs:
+            assert " ".join(paragraph.split()) in text
+
+
+def test_the_switch_names_each_language_in_its_own_words_and_speaks_it(web, new_page):
+    page = new_page(web.base)
+    page.evaluate(SHOW_HOWTO, "en")
+    switch = page.get_by_label("Language")
+    assert switch.input_value() == "en"
+    options = page.locator("#language option").all_text_contents()
+    assert options == ["English", "Deutsch", "Nederlands", "Italiano"]
+    page.evaluate(
+        """async () => {
+          const i18n = await import("/js/i18n.js");
+          const { howToView, languageSwitch } = await import("/js/view_howto.js");
+          i18n.onLanguageChange(() => {
+            document.querySelector("main").replaceChildren(languageSwitch(), howToView());
+          });
+        }"""
+    )
+    switch.select_option("it")
+    expect(page.get_by_role("heading", name="Come si gioca")).to_be_visible()
+    assert page.get_by_label("Lingua").input_value() == "it"
+    assert page.evaluate("localStorage.getItem('flowergarden.language')") == "it"
