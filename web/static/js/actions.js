@@ -4,11 +4,12 @@
 
 import { botLevel, readBotAfter } from "./bot_form.js";
 import { parseLenient } from "./cards.js";
+import { REPORT_REASON_MAX } from "./facts.js";
 import { byId } from "./dom.js";
 import { resolveKey } from "./keys.js";
 import { clearHash, route } from "./routes.js";
 import { readRules, writeRules } from "./rules_form.js";
-import { REMATCH_ID } from "./words.js";
+import { REMATCH_ID, REPORT_ID } from "./words.js";
 
 /** A seek, with `bot` when one is wanted. */
 const seekWith = (rules, bot) => (bot ? { type: "seek", rules, bot } : { type: "seek", rules });
@@ -72,6 +73,13 @@ export class Actions {
       if (byId("confirm-resign").returnValue === "resign") this.send({ type: "resign" });
       byId("resign").focus();
     });
+    this.bindReport();
+    byId("race-unrated").addEventListener("click", () => this.raceUnrated());
+    byId("rated-refused-close").addEventListener("click", () => {
+      this.state.ratedRefused = null;
+      this.app.render();
+      byId("quick-match").focus();
+    });
     byId("card-prompt").addEventListener("submit", (event) => {
       event.preventDefault();
       const input = byId("card-input");
@@ -100,6 +108,54 @@ export class Actions {
     if (this.state.waiting?.kind === "room") return this.note("close your room first to race a bot");
     if (this.state.waiting?.kind === "seeking") this.app.send({ type: "cancel" });
     this.send(seekWith(rules, { after_s: 0, level: botLevel() }));
+  }
+
+  /** A rated seek or room was refused (not_allowed): the same, unrated, and the form
+   * says unrated from now on. */
+  raceUnrated() {
+    const refused = this.state.ratedRefused;
+    if (!refused) return;
+    this.state.ratedRefused = null;
+    const rules = { ...refused.rules, rated: false };
+    writeRules(rules);
+    if (refused.kind === "create_room") this.send({ type: "create_room", rules, public: refused.public });
+    else this.send(seekWith(rules, readBotAfter()));
+    byId("quick-match").focus();
+  }
+
+  // -- the result ---------------------------------------------------------------
+
+  bindReport() {
+    byId("report-reason").maxLength = REPORT_REASON_MAX;
+    byId("report-open").addEventListener("click", () => {
+      const race = this.state.race;
+      if (!race?.over) return;
+      race.report = { state: "writing", words: "" };
+      this.app.render();
+      byId("report-reason").focus();
+    });
+    byId("report-cancel").addEventListener("click", () => {
+      if (this.state.race) this.state.race.report = null;
+      this.app.render();
+      byId("report-open").focus();
+    });
+    byId("report-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.report(byId("report-reason").value.trim());
+    });
+  }
+
+  /** Report the race on screen to the server's operator, once; its answer shows beside it. */
+  report(reason) {
+    const race = this.state.race;
+    if (!race?.over || race.report?.state !== "writing") return;
+    const message = { type: "report", game_id: race.gameId, id: REPORT_ID };
+    if (reason) message.reason = reason;
+    if (!this.app.send(message)) return this.app.render();
+    race.report = { state: "sending", words: "" };
+    byId("report-reason").value = "";
+    this.app.render();
+    byId("report-state").focus(); // the form is gone: the keyboard goes on from its answer
   }
 
   async copy(link) {

@@ -35,6 +35,8 @@ export class Race {
     this.rematchOffered = false;
     this.rematchAsked = false;
     this.resyncing = false;
+    /** This page's report of the race: null, or {state: writing, sending, done or refused, words}. */
+    this.report = same ? previous.report : null;
     if (message.type === "game_start") {
       this.dealt = message.boards;
       this.startedAt = now;

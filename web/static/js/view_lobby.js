@@ -80,6 +80,9 @@ export function renderLobby(state, handlers, now) {
   byId("create-room").disabled = waiting;
   byId("race-bot").disabled = state.waiting?.kind === "room"; // a seek is given up for the bot
   swap(byId("lobby-lists"), listsView(lobby, handlers));
+  const refused = state.ratedRefused;
+  byId("rated-refused").hidden = refused === null;
+  setText(byId("rated-refused-why"), refused?.words ?? "");
   const notice = byId("lobby-notice");
   setText(notice, state.notice);
   notice.classList.toggle("error", state.noticeError);

@@ -6,7 +6,7 @@
 import { boardView } from "./view_board.js";
 import { byId, h, setText, swap } from "./dom.js";
 import { morph } from "./morph.js";
-import { outcomeOf, resultView } from "./view_result.js";
+import { outcomeOf, renderReport, resultView } from "./view_result.js";
 import { clockText, IDLE_WARNING, stopwatchText } from "./timing.js";
 import { idleLeftWords, isRacing, playerNames, ratingText, rulesWords, STATUS_WORDS } from "./words.js";
 
@@ -128,6 +128,7 @@ function renderResult(state) {
   const rematch = byId("rematch");
   rematch.hidden = race.watching;
   rematch.disabled = race.rematchAsked;
+  renderReport(race);
 }
 
 /** The parts that change with time alone: stopwatch, clock, idle warning, the opponent's grace. */
