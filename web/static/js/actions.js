@@ -26,6 +26,12 @@ export class Actions {
         this.send(seekWith(rules, readBotAfter()));
       },
       onJoinCode: (code) => this.send({ type: "join_room", code }),
+      onJoinArena: (arenaId) => this.send({ type: "join_arena", arena_id: arenaId }),
+      onPauseArena: () => this.send({ type: "leave_arena" }),
+      onCloseArena: () => {
+        this.state.arena = null;
+        this.app.render();
+      },
     };
     this.raceKeys = {
       key: (key) => this.key(key),
@@ -59,6 +65,7 @@ export class Actions {
     });
     byId("create-room").addEventListener("click", () => this.start("create_room"));
     byId("race-bot").addEventListener("click", () => this.raceBot());
+    byId("daily-race").addEventListener("click", () => this.raceDaily());
     byId("join-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const code = byId("room-code").value.trim().toUpperCase();
@@ -156,6 +163,14 @@ export class Actions {
     byId("report-reason").value = "";
     this.app.render();
     byId("report-state").focus(); // the form is gone: the keyboard goes on from its answer
+  }
+
+  /** Today's daily deal at once, against the ghost (or the bot before anyone cleared it);
+   * a quick match already waiting is given up for it, as for a bot. */
+  raceDaily() {
+    if (this.state.waiting?.kind === "room") return this.note("close your room first to race the daily deal");
+    if (this.state.waiting?.kind === "seeking") this.app.send({ type: "cancel" });
+    this.send({ type: "daily" });
   }
 
   async copy(link) {

@@ -5,6 +5,7 @@
 import { Actions } from "./actions.js";
 import { Api } from "./api.js";
 import { Connection } from "./connection.js";
+import { DailyData } from "./daily.js";
 import { byId, h, setText, swap } from "./dom.js";
 import { BOT_AFTER_S, ERROR, NAME_MAX, NAME_RULE } from "./facts.js";
 import { raceKey } from "./keyboard.js";
@@ -18,6 +19,7 @@ import { AppState } from "./state.js";
 import { forgetIdentity, loadIdentity, saveIdentity } from "./tokens.js";
 import { checkDeal } from "./verify.js";
 import { leaderboardView } from "./view_leaderboard.js";
+import { renderArenaPanel, tickArena } from "./view_arena.js";
 import { renderBanned } from "./view_banned.js";
 import { renderLobby, tickLobby } from "./view_lobby.js";
 import { profileView } from "./view_profile.js";
@@ -57,6 +59,7 @@ const app = {
   render: () => render(),
 };
 const actions = new Actions(app);
+const daily = new DailyData(api, state, () => render());
 
 // -- the connection ---------------------------------------------------------------
 
@@ -98,6 +101,7 @@ function received(message) {
   }
   if (race?.over && race.dealCheck === null && !race.checking) verifyDeal(race);
   lookUpRatings(message);
+  daily.received(message);
   if (message.type === "lobby") startPending();
   if (message.type === "welcome") welcomeFocus();
   if (message.type === "error" && message.code === ERROR.game_not_found && route().action?.type === "watch") clearHash();
@@ -236,6 +240,7 @@ function render() {
     focusResult();
   }
   if (shown === "page") renderRaceBanner();
+  renderArenaPanel(state, shown, actions.lobbyHandlers);
 }
 
 function focusResult() {
@@ -278,6 +283,7 @@ function tick() {
   const shown = screen();
   if (shown === "race") tickRace(state, t);
   if (shown === "lobby") tickLobby(state, t);
+  tickArena(state);
   if (shown === "lobby" && app.connection?.online && !document.hidden && t - app.lastPoll >= LOBBY_POLL_S) {
     app.lastPoll = t;
     app.send({ type: "lobby" });

@@ -30,6 +30,8 @@ export class AppState {
     this.noticeError = false;
     this.banned = null; // {name}: the server banned this player; the page stays away
     this.ratedRefused = null; // {kind, rules, words}: a rated seek or room was not_allowed
+    this.daily = { today: null, streak: null }; // GET /api/daily, and one's daily_streak
+    this.arena = null; // the last `arena` message of the arena this player joined
   }
 
   note(text, { error = false } = {}) {
@@ -86,6 +88,9 @@ export class AppState {
       case "opponent_back":
       case "rematch_offered":
         this.opponent(message, now);
+        break;
+      case "arena":
+        this.arena = message.joined ? message : null;
         break;
       case "reported":
         if (this.race?.gameId === message.game_id) this.race.report = { state: "done", words: "" };

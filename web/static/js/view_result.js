@@ -3,6 +3,7 @@
 
 import { botWords } from "./bots.js";
 import { byId, h, setText } from "./dom.js";
+import { dailyResultView } from "./view_daily.js";
 import { outcomeWords, timesWords, UNRATED_WORDS } from "./words.js";
 
 function ratingWords(race) {
@@ -39,7 +40,15 @@ export function outcomeOf(race) {
   return race.over.winner === race.seat ? "won" : "lost";
 }
 
-export function resultView(race, { idleS }) {
+/** An arena race's points: "arena: ann +2 · bob +0". */
+function arenaWords(race) {
+  const points = race.over.arena?.points;
+  if (!Array.isArray(points)) return null;
+  const parts = race.players.map((name, seat) => `${name} +${points[seat]}`);
+  return h("p", { class: "arena-points" }, `arena: ${parts.join(" · ")}`);
+}
+
+export function resultView(race, { idleS, state }) {
   const [headline, reason] = outcomeWords(race.over, race.seat, race.players, {
     idleS,
     clockS: race.rules.time_limit_s ?? null,
@@ -54,6 +63,8 @@ export function resultView(race, { idleS }) {
     ratingWords(race) ? h("p", { class: "ratings" }, ratingWords(race)) : null,
     race.over.unrated ? h("p", { class: "unrated", "data-unrated": race.over.unrated },
       UNRATED_WORDS[race.over.unrated] ?? `not rated (${race.over.unrated})`) : null,
+    arenaWords(race),
+    dailyResultView(race, state),
     dealWords(race.dealCheck),
     race.rematchOffered && opponent ? h("p", { class: "offer" }, `${opponent} wants a rematch!`) : null,
     race.rematchAsked ? h("p", { class: "asked" }, "rematch asked, waiting…") : null,
