@@ -42,12 +42,14 @@ export function arenasList(lobby, state, { onJoinArena }) {
     items.length ? h("ul", {}, items) : h("p", { class: "hint" }, "No arenas are on or coming up."));
 }
 
+const HOUR_S = 60 * 60;
+
 /** A countdown of an arena's length (up to a day): "1:05:09" from an hour on, else "5:09". */
 function longClock(seconds) {
-  if (seconds < 3600) return clockText(seconds);
+  if (seconds < HOUR_S) return clockText(seconds);
   const whole = Math.floor(seconds + 0.999);
-  const minutes = Math.floor((whole % 3600) / 60);
-  return `${Math.floor(whole / 3600)}:${String(minutes).padStart(2, "0")}:${String(whole % 60).padStart(2, "0")}`;
+  const minutes = Math.floor((whole % HOUR_S) / 60);
+  return `${Math.floor(whole / HOUR_S)}:${String(minutes).padStart(2, "0")}:${String(whole % 60).padStart(2, "0")}`;
 }
 
 /** "ends in 12:34", "starts in 3:20", "finished: the standings are final". */
