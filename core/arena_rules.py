@@ -18,8 +18,7 @@ applies these to its arenas.
   each time would be n³. Two who just raced each other are not neighbours to
   pair: each is offered to the neighbour beyond the other instead. Whoever is
   left once no allowed neighbours remain is paired by trying every allowed
-  pair (few), and two left alone who just raced each other race again, since
-  nobody else is free.
+  pair (few). Two free alone race each other, even again: nobody else is free.
 * **Standings** (:func:`ranked`): by score, then by points per race (more
   first), then by who joined first; places with the same score and points per
   race share their rank.
@@ -128,6 +127,9 @@ class _Neighbours:
 def pairings(free: Sequence[Candidate]) -> list[tuple[str, str]]:
     """The pairs to start now among ``free`` (see the module docstring), closest first;
     in each, the one with the higher score (then rating) first."""
+    if len(free) == 2:  # nobody else is free: even two who just raced each other race
+        first, second = sorted(free, key=lambda c: (c.score, c.rating, c.order), reverse=True)
+        return [(first.player_id, second.player_id)]
     neighbours = _Neighbours(free)
     pairs: list[tuple[Candidate, Candidate]] = []
     while neighbours.heap:
@@ -142,14 +144,14 @@ def pairings(free: Sequence[Candidate]) -> list[tuple[str, str]]:
 
 def _rest(left: list[Candidate]) -> list[tuple[Candidate, Candidate]]:
     """The few left once no allowed neighbours remain: every allowed pair tried, closest
-    first; two left alone race again."""
+    first."""
     pairs = []
     while len(left) > 1:
         allowed = [
             (_distance(a, b), index, a, b)
             for index, a in enumerate(left)
             for b in left[index + 1 :]
-            if not _again(a, b) or len(left) == 2
+            if not _again(a, b)
         ]
         if not allowed:
             break

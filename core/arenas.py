@@ -119,7 +119,7 @@ class Arenas:
         player.arena = arena_id
         arena.free.add(player.id)
         out += [ArenaChanged(arena_id, arena.status, (entrant,)), self._reply(arena, player.id)]
-        return [*out, *self._changed(arena, now), *self._paired(arena, now)]
+        return [*out, *self._changed(arena, now, player.id), *self._paired(arena, now)]
 
     def leave(self, player: LobbyPlayer, now: float) -> list[Output]:
         """``player`` leaves their arena: no more races there; one being raced goes on."""
@@ -134,11 +134,17 @@ class Arenas:
 
     def came_back(self, player: LobbyPlayer, now: float) -> list[Output]:
         """``player`` is online and free again: paired, if their arena runs."""
+        arena = self._freed(player)
+        return [] if arena is None else self._paired(arena, now)
+
+    def _freed(self, player: LobbyPlayer | None) -> ArenaState | None:
+        """``player``, if online and not racing, may be paired in their arena: which."""
+        if player is None or not player.online or player.race is not None:
+            return None
         arena = self._arenas.get(player.arena or "")
-        if arena is None or player.race is not None:
-            return []
-        arena.free.add(player.id)
-        return self._paired(arena, now)
+        if arena is not None:
+            arena.free.add(player.id)
+        return arena
 
     # -- races and timers --------------------------------------------------------
 
@@ -153,10 +159,11 @@ class Arenas:
             result, entrants = self._score(arena, race)
             out += [ArenaChanged(arena.spec.arena_id, arena.status, entrants)]
             out += self._changed(arena, now)
-        for player_id in race.player_ids:
-            player = self._host.held(player_id)
-            if player is not None and player.online:
-                out += self.came_back(player, now)
+        # Both players are free before either is paired: neither is "alone" with
+        # someone who waits while the other is still being freed.
+        freed = [self._freed(self._host.held(player_id)) for player_id in race.player_ids]
+        for held in {a.spec.arena_id: a for a in freed if a is not None}.values():
+            out += self._paired(held, now)
         if arena is not None:
             out += self._advanced(arena, now)
         return result, out
@@ -199,11 +206,12 @@ class Arenas:
                 player.arena = None
         return [*out, Wake(ARENA_TIMER + arena_id, None)]
 
-    def _changed(self, arena: ArenaState, now: float) -> list[Output]:
-        """The standings changed: they go out now, or at the next push the timer allows."""
+    def _changed(self, arena: ArenaState, now: float, replied: str = "") -> list[Output]:
+        """The standings changed: they go out now (but to ``replied``, who has them in
+        their reply), or at the next push the timer allows."""
         arena.dirty = True
         if self._push_due(arena, now):
-            return self._push(arena, now)
+            return self._push(arena, now, replied)
         return [Wake(ARENA_TIMER + arena.spec.arena_id, arena.next_due(PUSH_EVERY))]
 
     @staticmethod
@@ -213,14 +221,15 @@ class Arenas:
             return False
         return arena.pushed is None or now - arena.pushed >= PUSH_EVERY
 
-    def _push(self, arena: ArenaState, now: float) -> list[Output]:
-        """The standings to every joined player online, each with their own place."""
+    def _push(self, arena: ArenaState, now: float, replied: str = "") -> list[Output]:
+        """The standings to every joined player online (but ``replied``), each with their
+        own place."""
         arena.pushed, arena.dirty = now, False
         standings, own = arena.standings()
         players = arena.players()
         out: list[Output] = []
         for entrant in arena.entrants.values():
-            if entrant.joined and self._online(entrant.player_id):
+            if entrant.joined and entrant.player_id != replied and self._online(entrant.player_id):
                 message = arena.message(True, standings, own.get(entrant.player_id), players)
                 out.append(Send((entrant.player_id,), message))
         return out

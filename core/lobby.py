@@ -141,12 +141,12 @@ class Lobby(LobbyHandover):
         player.last_daily = max(filter(None, (player.last_daily, last_daily)), default=None)
         if player.race is not None:
             return player.race.come_back(player.race.seat_of(player_id), now)
-        out = self._arenas.came_back(player, now)
+        out: list[Output] = []
         if player.missed_over and player.last_race is not None:
             player.missed_over = False
             race = player.last_race
-            out.insert(0, Send((player_id,), race.state(race.seat_of(player_id), now)))
-        return out
+            out.append(Send((player_id,), race.state(race.seat_of(player_id), now)))
+        return [*out, *self._arenas.came_back(player, now)]
 
     def daily_deal(self, deal: DailyDeal) -> None:
         """The day it is (:class:`~core.daily.DailyDeal`): when the server starts, at
