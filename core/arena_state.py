@@ -6,6 +6,12 @@ its inputs; this module holds the data and builds what it shows. What the store
 keeps of an arena is its :class:`ScheduledArena` and one :class:`Entrant` per
 player who joined it (:class:`~core.events.ArenaChanged` says when one
 changes), which is all :meth:`ArenaState.restored` needs.
+
+The standings of a thousand players go out as a thousand ``arena`` messages
+that differ only in their receiver's place (``you``): one message is built
+per push (:meth:`ArenaState.message`) and each receiver's is a copy of it with
+their place (:meth:`ArenaState.yours`), which costs half of building each anew
+(``python -m bench.arena``).
 """
 
 from __future__ import annotations
@@ -122,14 +128,15 @@ class ArenaState:
             entrant.player_id, entrant.score, rating, entrant.last_opponent, entrant.order
         )
 
-    def standings(self) -> tuple[list[Standing], dict[str, ArenaPlace]]:
-        """The first :data:`~protocol.STANDINGS_CAP` places, and each raced player's own."""
+    def standings(self) -> tuple[list[Standing], dict[str, int]]:
+        """The first :data:`~protocol.STANDINGS_CAP` places, and the rank of each player
+        who has raced."""
         entrants = self.entrants
         places = [
             Placed(e.player_id, e.score, e.races, e.order) for e in entrants.values() if e.listed
         ]
         top: list[Standing] = []
-        own: dict[str, ArenaPlace] = {}
+        ranks: dict[str, int] = {}
         for rank, place in ranked(places):
             entrant = entrants[place.player_id]
             if len(top) < STANDINGS_CAP:
@@ -138,21 +145,28 @@ class ArenaState:
                              streak=entrant.streak, races=entrant.races, bot=entrant.bot)
                 )  # fmt: skip
             if entrant.races:
-                own[entrant.player_id] = ArenaPlace(
-                    rank=rank, score=entrant.score, streak=entrant.streak, races=entrant.races
-                )
-        return top, own
+                ranks[entrant.player_id] = rank
+        return top, ranks
 
-    def message(
-        self, joined: bool, standings: list[Standing], you: ArenaPlace | None, players: int
-    ) -> Arena:
-        """The ``arena`` message for one receiver."""
+    def message(self, standings: list[Standing], players: int) -> Arena:
+        """The ``arena`` message as a joined player with no race yet gets it."""
         spec = self.spec
         return Arena(
             arena_id=spec.arena_id, name=spec.name, rules=spec.rules, status=self.status,
-            starts_at=spec.starts_at, ends_at=spec.ends_at, joined=joined,
-            standings=standings, players=players, you=you if joined else None,
+            starts_at=spec.starts_at, ends_at=spec.ends_at, joined=True,
+            standings=standings, players=players, you=None,
         )  # fmt: skip
+
+    def yours(self, message: Arena, player_id: str, ranks: dict[str, int]) -> Arena:
+        """``message`` as ``player_id`` gets it: with their place, or not joined."""
+        entrant = self.entrants[player_id]
+        if not entrant.joined:
+            return message.model_copy(update={"joined": False})
+        rank = ranks.get(player_id)
+        if rank is None:
+            return message
+        you = ArenaPlace(rank=rank, score=entrant.score, streak=entrant.streak, races=entrant.races)
+        return message.model_copy(update={"you": you})
 
     def next_due(self, every: float) -> float | None:
         """When the desk's timer for this arena must fall next: its start, its end, or

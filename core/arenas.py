@@ -18,11 +18,14 @@ standings. When the time is up no new race is paired; races still running
 count when they end; then the arena is finished, and leaves the lobby.
 
 The standings go to the joined players (one ``arena`` message each, with their
-own place) at most once every :data:`PUSH_EVERY` seconds when they change, on
-the desk's timer for the arena (:data:`ARENA_TIMER` and its id), and when the
-arena starts and when it finishes. Each change the store must keep comes as an
-:class:`~core.events.ArenaChanged` before the messages that show it; an arena
-is rebuilt from what was kept by :meth:`Arenas.restore`.
+own place) at most once every :data:`PUSH_EVERY` seconds when they change, and
+when the arena starts and when it finishes. A change only sets the desk's timer
+for the arena (:data:`ARENA_TIMER` and its id), at once if the last push is a
+second old: the push is a call of its own, so a race's end (and its
+``game_over``) never waits behind a thousand ``arena`` messages. Each change
+the store must keep comes as an :class:`~core.events.ArenaChanged` before the
+messages that show it; an arena is rebuilt from what was kept by
+:meth:`Arenas.restore`.
 """
 
 from __future__ import annotations
@@ -119,7 +122,7 @@ class Arenas:
         player.arena = arena_id
         arena.free.add(player.id)
         out += [ArenaChanged(arena_id, arena.status, (entrant,)), self._reply(arena, player.id)]
-        return [*out, *self._changed(arena, now, player.id), *self._paired(arena, now)]
+        return [*out, *self._paired(arena, now), self._changed(arena)]
 
     def leave(self, player: LobbyPlayer, now: float) -> list[Output]:
         """``player`` leaves their arena: no more races there; one being raced goes on."""
@@ -130,7 +133,7 @@ class Arenas:
         arena.free.discard(player.id)
         entrant = arena.entrants[player.id] = replace(arena.entrants[player.id], joined=False)
         out: list[Output] = [ArenaChanged(arena.spec.arena_id, arena.status, (entrant,))]
-        return [*out, self._reply(arena, player.id), *self._changed(arena, now)]
+        return [*out, self._reply(arena, player.id), self._changed(arena)]
 
     def came_back(self, player: LobbyPlayer, now: float) -> list[Output]:
         """``player`` is online and free again: paired, if their arena runs."""
@@ -158,7 +161,7 @@ class Arenas:
             arena.racing.discard(race.game_id)
             result, entrants = self._score(arena, race)
             out += [ArenaChanged(arena.spec.arena_id, arena.status, entrants)]
-            out += self._changed(arena, now)
+            arena.dirty = True
         # Both players are free before either is paired: neither is "alone" with
         # someone who waits while the other is still being freed.
         freed = [self._freed(self._host.held(player_id)) for player_id in race.player_ids]
@@ -206,40 +209,37 @@ class Arenas:
                 player.arena = None
         return [*out, Wake(ARENA_TIMER + arena_id, None)]
 
-    def _changed(self, arena: ArenaState, now: float, replied: str = "") -> list[Output]:
-        """The standings changed: they go out now (but to ``replied``, who has them in
-        their reply), or at the next push the timer allows."""
+    @staticmethod
+    def _changed(arena: ArenaState) -> Wake:
+        """The standings changed: they go out when the timer allows."""
         arena.dirty = True
-        if self._push_due(arena, now):
-            return self._push(arena, now, replied)
-        return [Wake(ARENA_TIMER + arena.spec.arena_id, arena.next_due(PUSH_EVERY))]
+        return Wake(ARENA_TIMER + arena.spec.arena_id, arena.next_due(PUSH_EVERY))
 
     @staticmethod
     def _push_due(arena: ArenaState, now: float) -> bool:
         """Whether ``arena``'s changed standings may go out at ``now``."""
         if not arena.dirty or arena.phase not in ("running", "ending"):
             return False
-        return arena.pushed is None or now - arena.pushed >= PUSH_EVERY
+        # The same sum as the timer's (ArenaState.next_due), not a difference: a timer
+        # that falls at ``pushed + PUSH_EVERY`` must find the push due.
+        return arena.pushed is None or now >= arena.pushed + PUSH_EVERY
 
-    def _push(self, arena: ArenaState, now: float, replied: str = "") -> list[Output]:
-        """The standings to every joined player online (but ``replied``), each with their
-        own place."""
+    def _push(self, arena: ArenaState, now: float) -> list[Output]:
+        """The standings to every joined player online, each with their own place."""
         arena.pushed, arena.dirty = now, False
-        standings, own = arena.standings()
-        players = arena.players()
-        out: list[Output] = []
-        for entrant in arena.entrants.values():
-            if entrant.joined and entrant.player_id != replied and self._online(entrant.player_id):
-                message = arena.message(True, standings, own.get(entrant.player_id), players)
-                out.append(Send((entrant.player_id,), message))
-        return out
+        standings, ranks = arena.standings()
+        message = arena.message(standings, arena.players())
+        return [
+            Send((entrant.player_id,), arena.yours(message, entrant.player_id, ranks))
+            for entrant in arena.entrants.values()
+            if entrant.joined and self._online(entrant.player_id)
+        ]
 
     def _reply(self, arena: ArenaState, player_id: str) -> Send:
         """The ``arena`` reply to ``join_arena`` or ``leave_arena``."""
-        standings, own = arena.standings()
-        joined = arena.entrants[player_id].joined
-        message = arena.message(joined, standings, own.get(player_id), arena.players())
-        return Send((player_id,), message)
+        standings, ranks = arena.standings()
+        message = arena.message(standings, arena.players())
+        return Send((player_id,), arena.yours(message, player_id, ranks))
 
     def _online(self, player_id: str) -> bool:
         player = self._host.held(player_id)

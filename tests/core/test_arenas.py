@@ -118,7 +118,8 @@ def test_wins_in_a_row_score_double_from_the_third_until_a_race_is_not_won() -> 
     rows = entrants(out)
     assert (rows["ann"].score, rows["ann"].streak, rows["ann"].races) == (10, 1, 5)
     assert (rows["bob"].score, rows["bob"].races) == (2, 5)
-    (push,) = pushes(out, "ann")  # a second after the last: at once
+    assert pushes(out, "ann") == [] and Wake(KEY, 11.0) in out  # due since 11: at once
+    (push,) = pushes(lobby.tick(KEY, 15.0), "ann")
     assert push.you == ArenaPlace(rank=1, score=10, streak=1, races=5)
     assert [(s.name, s.score, s.streak) for s in push.standings] == [("Ann", 10, 1), ("Bob", 2, 0)]
 
@@ -206,9 +207,10 @@ def test_a_player_who_leaves_finishes_their_race_keeps_their_score_and_is_not_pa
     (over,) = overs(out)
     assert over.arena == ArenaResult(arena_id="a1", points=[2, 0])
     assert starts(out) == [("Bob", "Cat")]  # Ann is not paired again; Bob and Cat are
-    (push,) = pushes(out, "bob")  # a second after Ann left: at once, to those joined
+    pushed = lobby.tick(KEY, 12.0)
+    (push,) = pushes(pushed, "bob")  # to those joined
     assert [s.name for s in push.standings] == ["Bob", "Ann", "Cat"] and push.players == 3
-    assert pushes(out, "ann") == []
+    assert pushes(pushed, "ann") == []
     lobby.handle("ann", Seek(rules=Rules()), 14.0)  # free to do anything else
 
 
@@ -223,3 +225,18 @@ def test_a_player_away_is_not_paired_and_is_when_they_come_back() -> None:
     back = lobby.connect("dan", "Dan", 13.0)
     assert type(sent(back)[0][1]).__name__ == "GameState"  # the race he missed
     assert starts(back) == [("Dan", "Cat")]
+
+
+def test_a_push_falls_due_at_the_very_instant_its_timer_says() -> None:
+    # (15.699352108166176 + 1) - 15.699352108166176 is a hair under 1 in floating
+    # point: the push must still go out when the timer falls then, or the timer is set
+    # again for that same instant, for ever.
+    pushed = 15.699352108166176
+    assert (pushed + 1.0) - pushed < 1.0
+    lobby = new_lobby("ann", "bob", "cat", arena=spec(starts=pushed))
+    join(lobby, "ann", "bob", "cat")
+    lobby.tick(KEY, pushed)
+    changed = lobby.handle("ann", Resign(), 16.0)
+    assert Wake(KEY, pushed + 1.0) in changed
+    out = lobby.tick(KEY, pushed + 1.0)
+    assert len(pushes(out, "cat")) == 1 and Wake(KEY, pushed + 1.0) not in out
