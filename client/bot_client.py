@@ -9,8 +9,9 @@ How it goes, message by message (each one typed by :mod:`protocol`):
 
 1. ``hello`` with the token kept for this server and name (``client/tokens.py``,
    as the terminal client keeps it; ``--tokens`` puts the file elsewhere), or
-   with the name alone the first time; ``welcome`` gives the token to keep and
-   the server's idle limit (``limits.idle_s``).
+   with the name alone the first time, and ``bot: true`` either way: a program
+   must say it is one; ``welcome`` gives the token to keep and the server's
+   idle limit (``limits.idle_s``).
 2. ``lobby``, a probe: if the player is in a race, ``game_state`` comes before
    the probe's answer (the server sends it at ``hello``) and the bot resumes the
    race. Otherwise it starts: ``seek`` with the rules, or ``join_room``.
@@ -208,7 +209,8 @@ class BotClient:
         while True:
             name = stored.name if stored else self.name
             token = stored.token if stored else None
-            hello = Hello(name=name, token=token, protocol=PROTOCOL_VERSION)
+            # A program says so (PROTOCOL.md, "Bots"): labelled a bot, never rated.
+            hello = Hello(name=name, token=token, protocol=PROTOCOL_VERSION, bot=True)
             await ws.send(encode(hello))
             reply = await self._answer(ws)
             if isinstance(reply, Welcome):

@@ -9,6 +9,7 @@ fast hash is enough (there is nothing to brute-force).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -38,6 +39,10 @@ class Identity:
     """Wall-clock seconds since the epoch."""
     rating: Glicko = NEW
     """As of the player's hello (the store's): the glue reads it afresh each time."""
+    bot: bool = False
+    """A declared bot (``hello.bot``), as of the player's hello: for ever once said."""
+    flags: int = 0
+    """Races in which their play was flagged, not cleared, as of the player's hello."""
 
 
 def hash_token(token: str) -> str:
@@ -74,10 +79,16 @@ class Registry:
         return identity
 
     def discard(self, player_id: str) -> None:
-        """Forget a player whose creation could not be stored."""
+        """Forget a player whose creation could not be stored.
+
+        Their name and token are let go only if they are still theirs: a registry
+        that learns a rename late may have given the name to another player since.
+        """
         identity = self._by_id.pop(player_id)
-        del self._by_name[identity.name.lower()]
-        del self._by_token[identity.token_hash]
+        for index, key in ((self._by_name, identity.name.lower()),
+                           (self._by_token, identity.token_hash)):  # fmt: skip
+            if index.get(key) is identity:
+                del index[key]
 
     def by_token(self, token: str) -> Identity:
         """The player ``token`` names; raises ``bad_token``."""
@@ -93,6 +104,23 @@ class Registry:
         """Know a player another worker made (server/cluster/cluster.py)."""
         if identity.player_id not in self._by_id:
             self._add(identity)
+
+    def rename(self, player_id: str, name: str) -> None:
+        """The operator renamed a player: their old name is free, the new one theirs.
+
+        Nothing for a player this registry does not know; the store has checked the name.
+        """
+        identity = self._by_id.get(player_id)
+        if identity is None or identity.name == name:
+            return
+        self.forget(player_id)
+        self._add(dataclasses.replace(identity, name=name))
+
+    def forget(self, player_id: str) -> None:
+        """A player is forgotten (the operator, or unused for long): their name is free and
+        their token names nobody. Nothing for a player this registry does not know."""
+        if player_id in self._by_id:
+            self.discard(player_id)
 
     def find(self, token: str) -> Identity | None:
         """The player ``token`` names, if this registry knows them."""

@@ -174,6 +174,24 @@ class Lobby(LobbyHandover):
         if player is not None:
             player.flags = 0
 
+    def update(
+        self,
+        player_id: str,
+        *,
+        name: str | None = None,
+        rating: Glicko | None = None,
+        bot: bool | None = None,
+    ) -> None:
+        """The operator changed a player: renamed them, annulled a race of theirs (their
+        rating as the store now has it), or marked them a bot. Races already started
+        keep what they started with; nothing for a player this lobby does not hold."""
+        player = self._players.get(player_id)
+        if player is None:
+            return
+        player.name = player.name if name is None else name
+        player.rating = player.rating if rating is None else rating
+        player.bot = player.bot if bot is None else bot
+
     def disconnect(self, player_id: str, now: float) -> list[Output]:
         """A player's connection is gone: they leave the queue, their room and what they watch."""
         player = self._players[player_id]

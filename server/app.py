@@ -27,9 +27,11 @@ from core.restore import restored
 from protocol.close_codes import CloseCode
 from server.cluster.cluster import Cluster
 from server.cluster.remote import RemoteConn
+from server.http.admin import Admin
 from server.http.api import Api
 from server.http.metrics import Metrics
 from server.http.pages import Pages
+from server.operator.watch import OperatorWatch
 from server.transport.handler import ConnectionOptions
 from server.transport.listener import Listener
 
@@ -39,7 +41,9 @@ from .hellos import Hellos
 from .identities import Identities
 from .peers import Alone, Peers
 from .reception import Reception
+from .reporting import Reports
 from .timers import RaceTimers
+from .waiting import Waits
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection
@@ -89,8 +93,12 @@ class GameServer:
         self.metrics = Metrics(self.lobby, self._conns, self.connections, worker)
         self.pages = Pages(self)
         self._timers = RaceTimers(self._tick, clock)
+        self.waits = Waits(self)
         self.hellos = Hellos(self)
+        self.reports = Reports(self)
         self.reception = Reception(self)
+        self.operator = OperatorWatch(self)
+        self.admin = Admin(settings.admin_token, self.api, self.operator)
         self._closed: asyncio.Future[None] | None = None
         self.peers = self._peers(redis, worker)
         self._delivery = Delivery(
@@ -117,8 +125,16 @@ class GameServer:
 
     async def start(self, known: list[Identity] | None = None) -> None:
         """Open the store, unless the caller did and passes its players as ``known``
-        (server/__main__.py does, to wait for a database that is not up yet), and listen."""
-        self.identities.know(await self.store.open() if known is None else known)
+        (server/__main__.py does, to wait for a database that is not up yet), and listen.
+
+        The players are read again once the operator's watch knows where the audit log
+        stands (server/operator/watch.py): a rename or a forget made in between is then
+        in the registry either way.
+        """
+        if known is None:
+            await self.store.open()
+        await self.operator.begin()
+        self.identities.know(await self.store.players())
         await self.identities.add_bots()
         # Alone: every race left live; with other workers: those nobody alive
         # owns, and from then on those of workers that die.
@@ -132,6 +148,7 @@ class GameServer:
         listener = Listener(self.reception, self._connection, options, settings.max_connections)
         await listener.start(settings.host, settings.port, reuse_port=settings.reuse_port)
         self._listener = listener
+        self.operator.start()
         log.info("listening on %s", self.url)
         log.info("open http://%s:%d/ in a browser to race there", settings.host, self.port)
 
@@ -182,6 +199,7 @@ class GameServer:
     async def _shut_down(self) -> None:
         self.closing = True  # from now on no message is handled, and no race moves
         self._timers.cancel_all()
+        await self.operator.close()
         # Live races stay live: the next process (or another worker) takes
         # them from the journal, at the time they stand at now.
         await self.store.suspend(self.lobby.elapsed(self.clock()))
@@ -193,7 +211,7 @@ class GameServer:
         # stops retrying writes that keep failing): waiting for the hellos and
         # writes before closing it could be waiting for ever.
         await self.store.close()
-        if pending := self.hellos.waiting | self._delivery.writes:
+        if pending := self.waits.tasks | self._delivery.writes:
             await asyncio.gather(*pending, return_exceptions=True)
         if listener is not None:
             await listener.close()
@@ -250,9 +268,21 @@ class GameServer:
             old.close(CloseCode.REPLACED, "replaced by a newer connection")
         self.peers.changed()  # one more online
         outputs = self.lobby.connect(
-            identity.player_id, identity.name, self.clock(), conn.ip, identity.rating
-        )
+            identity.player_id, identity.name, self.clock(), conn.ip, identity.rating,
+            flags=identity.flags, bot=identity.bot,
+        )  # fmt: skip
         self.deliver(outputs, identity.player_id, None)
+
+    def banish(self, player_id: str, code: int, reason: str) -> None:
+        """Close every connection of ``player_id`` here with ``code``: their socket, and
+        their link to a socket on another worker (the operator's ban)."""
+        listener = self._listener
+        conns: set[AnyConn] = set() if listener is None else set(listener.connections)
+        if (home := self._conns.get(player_id)) is not None:
+            conns.add(home)
+        for conn in conns:
+            if conn.player is not None and conn.player.player_id == player_id:
+                self.reception.let_go(conn, code, reason)
 
     def gone(self, conn: AnyConn) -> None:
         """``conn``'s player, if it is still theirs, leaves this worker's lobby core."""

@@ -53,6 +53,8 @@ class Settings:
     worker_id: str = ""
     db_wait: float = 60.0
     init_db: bool = False
+    admin_token: str = ""
+    forget_after_days: float = 30.0
 
     @property
     def database_wait(self) -> float:
@@ -98,6 +100,12 @@ _HELP = {
     " HOSTNAME-PID, or with --workers N, HOSTNAME-1 to HOSTNAME-N (ID-1 to ID-N when given)",
     "db_wait": "seconds a server started before its PostgreSQL waits for it, trying again"
     " with a line in the log each time; an SQLite file is never waited for",
+    "admin_token": "the operator's token: with it, the admin API under /api/admin/ answers"
+    " requests that carry 'Authorization: Bearer TOKEN' (docs/operating.md); without it,"
+    " every admin path is 404. Give it as FLOWERGARDEN_ADMIN_TOKEN rather than as a flag,"
+    " which every user of the machine sees in ps",
+    "forget_after_days": "days after which a player who never finished a race and has not"
+    " come back is forgotten: their name is free and their token no longer works (0: never)",
     "init_db": "make a new database in an SQLite --db file that exists but is empty (without"
     " it such a file is refused: it may be a database that lost its contents); a missing"
     " file is always made, and a database that is there is opened as it is",
@@ -164,8 +172,8 @@ def _check(parser: argparse.ArgumentParser, settings: Settings) -> None:
         parser.error("--port must be 0 to 65535")
     if settings.grace < 0 or settings.idle_timeout <= 0 or settings.hello_timeout <= 0:
         parser.error("--grace must be >= 0, --idle-timeout and --hello-timeout > 0")
-    if settings.db_wait < 0:
-        parser.error("--db-wait must be >= 0")
+    if settings.db_wait < 0 or settings.forget_after_days < 0:
+        parser.error("--db-wait and --forget-after-days must be >= 0")
     if settings.max_message < 256:
         parser.error("--max-message must be at least 256 bytes")
     if min(settings.max_connections_per_ip, settings.max_connections, settings.send_queue) < 1:

@@ -2,16 +2,15 @@
 
 A ``hello`` is answered once the store has said who the player is
 (:meth:`server.identities.Identities.identify`: known by their token, or new
-and written before ``welcome``). Messages that arrive meanwhile are held in
-order on the connection (``conn.waiting``) and handled once the hello is done,
-until another hello waits. After ``welcome`` the player is taken over here, or
+and written before ``welcome``). Messages that arrive meanwhile wait
+(:mod:`server.waiting`). After ``welcome`` the player is taken over here, or
 proxied to their home if that is another worker (:class:`~server.peers.Peers`).
+A banned player's hello is answered ``banned``, and the connection closed
+with 4001 after it.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import logging
 from typing import TYPE_CHECKING
 
@@ -31,36 +30,14 @@ log = logging.getLogger("flowergarden.server")
 
 
 class Hellos:
-    """The hellos of one server that wait for the store."""
+    """The hellos of one server, which wait for the store (:mod:`server.waiting`)."""
 
     def __init__(self, server: GameServer) -> None:
         self._server = server
-        self.waiting: set[asyncio.Task[None]] = set()
-        """Hellos waiting for the store (shutdown waits for them)."""
 
     def begin(self, conn: AnyConn, hello: Hello) -> None:
         """``conn`` said hello: hold what comes next until the store has answered."""
-        conn.waiting = []
-        task = asyncio.create_task(self._hello(conn, hello))
-        self.waiting.add(task)
-        task.add_done_callback(functools.partial(self._helloed, conn))
-
-    def _helloed(self, conn: AnyConn, hello: asyncio.Task[None]) -> None:
-        """The hello is done: handle what came meanwhile, in order, until
-        another hello waits."""
-        self.waiting.discard(hello)
-        waiting, conn.waiting = conn.waiting or [], None
-        server = self._server
-        if not hello.cancelled() and (exc := hello.exception()) is not None:
-            log.error("saying hello from %s failed", conn.ip, exc_info=exc)
-            server.reception.let_go(conn, CloseCode.INTERNAL_ERROR, "internal error")
-            return
-        for i, text in enumerate(waiting):
-            if conn.let_go or conn.closing or not server.reception.handle(conn, text):
-                return
-            if conn.waiting is not None:
-                conn.waiting.extend(waiting[i + 1 :])
-                return
+        self._server.waits.hold(conn, self._hello(conn, hello), "saying hello")
 
     async def _hello(self, conn: AnyConn, hello: Hello) -> None:
         server = self._server
@@ -68,6 +45,8 @@ class Hellos:
             identity, token = await server.identities.identify(hello, conn.ip)
         except Refused as refused:
             server.reception.error(conn, error(refused.code, refused.message, hello.id))
+            if refused.code == "banned":  # and nothing more from it (PROTOCOL.md)
+                server.reception.let_go(conn, CloseCode.BANNED, "banned")
             return
         if conn.closing or conn.let_go or server.closing:
             return  # gone, or going, while the store answered: nobody to welcome

@@ -4,8 +4,15 @@ The only part of greeting a player that waits, for the store: the glue
 (:mod:`server.app`) awaits :meth:`Identities.identify` and sends ``welcome``
 or the refusal. New players are limited per address (``--new-players-per-ip``
 an hour, counted across workers when they share a lobby), and a name the
-protocol's rule or the bots refuse costs no new player. A returning player's
-rating is read afresh: races on other workers may have moved it.
+protocol's rule or the bots refuse costs no new player.
+
+A returning player is read afresh from the store (:meth:`Store.standing
+<server.store.interface.Store.standing>`): their rating (races on other workers
+may have moved it), their name (the operator may have renamed them), their
+flags, whether they are a bot, banned (``banned``) or forgotten (``bad_token``,
+whatever this worker's registry still says: the store decides at once, the
+registry follows within a second, server/operator/watch.py). ``hello.bot``
+makes a new player a bot, and a returning one a bot from then on.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from core.limits import AddressLimit
 from core.race_log import to_seconds
 from protocol import PROTOCOL_VERSION, RATE_BURST, RATE_PER_S, Limits, Rating, Welcome
 from server.store import StoreError, StoreUnavailable
+from server.store.rows import declare_bot
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -72,6 +80,7 @@ class Identities:
             name=identity.name,
             token=token,
             protocol=PROTOCOL_VERSION,
+            bot=identity.bot,
             rating=Rating(rating=rating.shown, provisional=rating.provisional),
             limits=self._limits,
             id=request_id,
@@ -100,7 +109,7 @@ class Identities:
         """The player of ``hello`` from ``address`` and their token; raises :class:`Refused`."""
         identity, token = await self._player(hello, address)
         if hello.token is not None:
-            identity = await self._rated(identity)
+            identity = await self._standing(identity, declared=hello.bot)
         return identity, token
 
     async def _player(self, hello: Hello, address: str) -> tuple[Identity, str]:
@@ -119,6 +128,7 @@ class Identities:
             raise Refused("rate_limited", "too many new players from your address; try later")
         token = secrets.token_urlsafe(32)
         identity = registry.create("p" + secrets.token_hex(8), hello.name, token, time.time())
+        identity = dataclasses.replace(identity, bot=hello.bot)
         try:
             await self._metrics.store_timed(self._store.add_player(identity), "add_player")
         except StoreUnavailable as exc:
@@ -144,11 +154,28 @@ class Identities:
             self.registry.learn(known)
         return known
 
-    async def _rated(self, identity: Identity) -> Identity:
-        """``identity`` with the rating the store has now (races elsewhere may have moved it)."""
+    async def _standing(self, identity: Identity, *, declared: bool) -> Identity:
+        """``identity`` as the store has them now (see the module docstring); raises
+        ``bad_token`` for a forgotten player, ``banned`` for a banned one.
+
+        ``declared``: the hello said ``bot``, which the store keeps for ever.
+        """
         try:
-            rating = await self._store.rating(identity.player_id)
+            now = await self._store.standing(identity.player_id)
+            if now is not None and declared and not now.bot:
+                await self._store.run(declare_bot(identity.player_id))
         except StoreError as exc:
-            log.error("could not read %s's rating: %s", identity.name, exc)
+            log.error("could not read %s's standing: %s", identity.name, exc)
             raise Refused("unavailable", "your rating cannot be read now; try again") from None
-        return identity if rating is None else dataclasses.replace(identity, rating=rating)
+        if now is None or now.forgotten:
+            self.registry.forget(identity.player_id)
+            raise Refused("bad_token", "no player has this token")
+        if now.banned:
+            raise Refused("banned", "this player is banned from this server")
+        return dataclasses.replace(
+            identity,
+            name=now.name,
+            rating=now.rating,
+            bot=now.bot or declared,
+            flags=now.flags,
+        )

@@ -1,10 +1,11 @@
 """What the server does with each connection: the :class:`~server.transport.handler.Handler`.
 
 Each message, as it arrives, passes the rate limit, then is handled: a
-``hello`` waits for the store (:mod:`server.hellos`), and the messages behind
-it wait with it; any other message is decoded with :mod:`protocol` and handed
-to the glue (:class:`server.app.GameServer`), which has the lobby core carry it
-out. A socket whose player lives on another worker is forwarded as it came.
+``hello`` or a ``report`` waits for the store (:mod:`server.hellos`,
+:mod:`server.reporting`), and the messages behind it wait with it; any other
+message is decoded with :mod:`protocol` and handed to the glue
+(:class:`server.app.GameServer`), which has the lobby core carry it out. A
+socket whose player lives on another worker is forwarded as it came.
 Every ``error`` the server sends passes through :meth:`Reception.error`, which
 counts it; every connection the server closes passes through
 :meth:`Reception.let_go`. A connection on another worker (a
@@ -18,7 +19,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from core.limits import Admission
-from protocol import DecodeError, Error, Hello, decode
+from protocol import DecodeError, Error, Hello, Report, decode
 from protocol.close_codes import CloseCode
 
 from .conn import Conn, error
@@ -128,7 +129,7 @@ class Reception:
             conn.close(CloseCode.POLICY_VIOLATION, "no hello in time")
 
     def _on_message(self, conn: AnyConn, message: ClientMessage) -> None:
-        """A decoded message: only a ``hello`` waits (for the store); nothing else does."""
+        """A decoded message: only a ``hello`` or a ``report`` waits (for the store)."""
         if conn.player is None:
             if isinstance(message, Hello):
                 self._server.hellos.begin(conn, message)
@@ -136,6 +137,8 @@ class Reception:
                 self.error(conn, error("hello_first", "say hello first", message.id))
         elif isinstance(message, Hello):
             self.error(conn, error("busy", "you have already said hello", message.id))
+        elif isinstance(message, Report):  # the store decides, not the lobby core
+            self._server.reports.begin(conn, message)
         elif not self._server.peers.takes(conn.player.player_id, message):
             self._server.command(conn.player.player_id, message)
 

@@ -77,7 +77,8 @@ class Links:
         attach = Attach(
             conn.conn_id, self._worker, conn.ip, identity.player_id, identity.name,
             identity.token_hash, identity.created,
-            (rating.rating, rating.deviation, rating.volatility), then,
+            (rating.rating, rating.deviation, rating.volatility), then, identity.bot,
+            identity.flags,
         )  # fmt: skip
         self._bus.send(home, attach)
 
@@ -124,8 +125,9 @@ class Links:
         assert self.glue is not None
         rating = Glicko(*message.rating)
         identity = Identity(
-            message.player_id, message.name, message.token_hash, message.created, rating
-        )
+            message.player_id, message.name, message.token_hash, message.created, rating,
+            message.bot, message.flags,
+        )  # fmt: skip
         remote = RemoteConn(
             message.conn_id,
             message.worker,

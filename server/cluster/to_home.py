@@ -18,7 +18,8 @@ class Attach:
     """The socket ``conn_id`` on ``worker`` is this player's: take them over here.
 
     ``then`` is a message of theirs to handle once they are here (the ``seek``
-    or ``join_room`` that moved them), or None.
+    or ``join_room`` that moved them), or None. ``bot`` and ``flags`` are the
+    player's as their hello read them (``Identity``), for the home's lobby core.
     """
 
     conn_id: str
@@ -30,6 +31,8 @@ class Attach:
     created: float
     rating: tuple[float, float, float]
     then: str | None
+    bot: bool = False
+    flags: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,7 @@ from core.limits import AddressLimit
 from protocol import is_name
 from server.store import StoreError
 from server.transport.logbudget import LogBudget
-from server.transport.responses import json_bytes_response
+from server.transport.responses import http_response, json_bytes_response
 
 from .export import iso_date, race_record, summary
 from .models import ErrorAnswer, LeaderboardAnswer, LeaderLine, PlayerProfile, RaceHistory
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
     from .models import ErrorCode, RaceReplay
 
-__all__ = ["Api", "model_response"]
+__all__ = ["Api", "ApiRefused", "error_response", "model_response", "query_limit"]
 
 log = logging.getLogger("flowergarden.server")
 
@@ -60,8 +60,8 @@ _LIMIT = re.compile(f"[0-9]{{1,{LIMIT_DIGITS}}}")
 _GAME_ID = re.compile(GAME_ID_PATTERN)
 
 
-class _Refused(Exception):
-    """An error answer, raised from anywhere inside a page."""
+class ApiRefused(Exception):
+    """An error answer, raised from anywhere inside a page (the operator's too)."""
 
     def __init__(self, status: HTTPStatus, code: ErrorCode, message: str) -> None:
         super().__init__(message)
@@ -79,10 +79,14 @@ class Api:
         self._bugs = LogBudget()
         self._openapi = json_bytes_response(HTTPStatus.OK, json.dumps(document()).encode())
 
+    def allows(self, address: str) -> bool:
+        """Whether ``address`` may make one more request now (the operator's count too)."""
+        return self._limit.charge(address, self._clock())
+
     def answer(self, address: str, request: Request) -> Response | asyncio.Future[Response]:
         """The answer to a request under ``/api/``: at once if refused, else a future of it."""
-        if not self._limit.charge(address, self._clock()):
-            return _error(HTTPStatus.TOO_MANY_REQUESTS, "rate_limited", "too many requests")
+        if not self.allows(address):
+            return error_response(HTTPStatus.TOO_MANY_REQUESTS, "rate_limited", "too many requests")
         if request.path.partition("?")[0] == "/api/openapi.json":
             return self._openapi
         task = asyncio.ensure_future(self._answer(address, request.path))
@@ -96,29 +100,31 @@ class Api:
             query = parse_qs(url.query, keep_blank_values=True)
             parts = [unquote(part) for part in url.path.split("/")[2:]]
             return model_response(HTTPStatus.OK, await self._route(parts, query))
-        except _Refused as refused:
-            return _error(refused.status, refused.code, refused.message)
+        except ApiRefused as refused:
+            return error_response(refused.status, refused.code, refused.message)
         except StoreError as exc:
             log.error("the API could not read the store: %s", exc)
-            return _error(HTTPStatus.SERVICE_UNAVAILABLE, "unavailable", "try again later")
+            return error_response(HTTPStatus.SERVICE_UNAVAILABLE, "unavailable", "try again later")
         except Exception as exc:  # a bug: the client still gets JSON it can read
             self._bugs.bug(address, exc)
-            return _error(HTTPStatus.INTERNAL_SERVER_ERROR, "internal_error", "a bug; logged")
+            return error_response(
+                HTTPStatus.INTERNAL_SERVER_ERROR, "internal_error", "a bug; logged"
+            )
 
     def _route(
         self, parts: list[str], query: dict[str, list[str]]
     ) -> Coroutine[Any, Any, BaseModel]:
         match parts:
             case ["leaderboard"]:
-                return self._leaderboard(_limit(query, LEADERBOARD_LIMIT))
+                return self._leaderboard(query_limit(query, LEADERBOARD_LIMIT))
             case ["players", name]:
                 return self._player(name)
             case ["players", name, "races"]:
                 before = _one(query, "before", _GAME_ID)
-                return self._history(name, _limit(query, HISTORY_LIMIT), before)
+                return self._history(name, query_limit(query, HISTORY_LIMIT), before)
             case ["races", game_id]:
                 return self._race(game_id)
-        raise _Refused(HTTPStatus.NOT_FOUND, "not_found", "no such path; see /api/openapi.json")
+        raise ApiRefused(HTTPStatus.NOT_FOUND, "not_found", "no such path; see /api/openapi.json")
 
     async def _leaderboard(self, limit: int) -> LeaderboardAnswer:
         ranked = await self.store.leaderboard(limit)
@@ -135,7 +141,7 @@ class Api:
             name=profile.name,
             rating=profile.rating.shown,
             provisional=profile.rating.provisional,
-            bot=is_bot(profile.player_id),
+            bot=is_bot(profile.player_id) or profile.bot,
             races=profile.races,
             wins=profile.wins,
             draws=profile.draws,
@@ -149,7 +155,7 @@ class Api:
         if before is not None:
             known = await self.store.summary(before)
             if known is None or profile.name not in known.names:
-                raise _Refused(
+                raise ApiRefused(
                     HTTPStatus.NOT_FOUND, "race_not_found", f"{name} has no race {before}"
                 )
         page = await self.store.history(profile.player_id, limit + 1, before)
@@ -159,13 +165,13 @@ class Api:
     async def _race(self, game_id: str) -> RaceReplay:
         record, row = await self.store.race(game_id), await self.store.summary(game_id)
         if record is None or row is None:
-            raise _Refused(HTTPStatus.NOT_FOUND, "race_not_found", f"no finished race {game_id}")
+            raise ApiRefused(HTTPStatus.NOT_FOUND, "race_not_found", f"no finished race {game_id}")
         return race_record(record, row)
 
     async def _profile(self, name: str) -> ProfileRow:
         profile = await self.store.profile(name) if is_name(name) else None
         if profile is None:
-            raise _Refused(HTTPStatus.NOT_FOUND, "player_not_found", f"no player is named {name}")
+            raise ApiRefused(HTTPStatus.NOT_FOUND, "player_not_found", f"no player is named {name}")
         return profile
 
 
@@ -175,28 +181,35 @@ def _one(query: dict[str, list[str]], name: str, form: re.Pattern[str]) -> str |
     if values is None:
         return None
     if form.fullmatch(values[-1]) is None:
-        raise _Refused(HTTPStatus.BAD_REQUEST, "bad_request", f"{name} does not parse")
+        raise ApiRefused(HTTPStatus.BAD_REQUEST, "bad_request", f"{name} does not parse")
     return values[-1]
 
 
-def _limit(query: dict[str, list[str]], bounds: tuple[int, int]) -> int:
+def query_limit(query: dict[str, list[str]], bounds: tuple[int, int]) -> int:
+    """The ``limit`` parameter within ``bounds`` (its default, its largest); raises ``400``."""
     default, largest = bounds
     message = f"limit must be a whole number from 1 to {largest}, in ASCII digits"
     try:
         text = _one(query, "limit", _LIMIT)
-    except _Refused:
-        raise _Refused(HTTPStatus.BAD_REQUEST, "bad_request", message) from None
+    except ApiRefused:
+        raise ApiRefused(HTTPStatus.BAD_REQUEST, "bad_request", message) from None
     if text is None:
         return default
     if not 1 <= int(text) <= largest:
-        raise _Refused(HTTPStatus.BAD_REQUEST, "bad_request", message)
+        raise ApiRefused(HTTPStatus.BAD_REQUEST, "bad_request", message)
     return int(text)
 
 
-def model_response(status: HTTPStatus, answer: BaseModel) -> Response:
-    """An answer of the API: ``answer``'s JSON, with the CORS header."""
-    return json_bytes_response(status, answer.model_dump_json().encode() + b"\n")
+def model_response(status: HTTPStatus, answer: BaseModel, *, cors: bool = True) -> Response:
+    """An answer of the API: ``answer``'s JSON, with the CORS header unless ``cors`` is
+    False (the operator's paths: no page of another origin may read them)."""
+    body = answer.model_dump_json().encode() + b"\n"
+    if cors:
+        return json_bytes_response(status, body)
+    return http_response(status, body, "application/json")
 
 
-def _error(status: HTTPStatus, code: ErrorCode, message: str) -> Response:
-    return model_response(status, ErrorAnswer(error=code, message=message))
+def error_response(
+    status: HTTPStatus, code: ErrorCode, message: str, *, cors: bool = True
+) -> Response:
+    return model_response(status, ErrorAnswer(error=code, message=message), cors=cors)

@@ -41,7 +41,7 @@ def _summary_fields(row: Summary) -> dict[str, Any]:
         "game_id": row.game_id,
         "ended": iso_time(row.ended),
         "players": list(row.names),
-        "bots": [is_bot(player_id) for player_id in row.player_ids],
+        "bots": [is_bot(pid) or bot for pid, bot in zip(row.player_ids, row.bots, strict=True)],
         "rules": Rules.model_validate_json(row.rules_json),
         "result": row.result,
         "winner": row.winner,

@@ -24,17 +24,31 @@ from protocol.common import Count, Seat, Seq  # noqa: TC001  (pydantic reads the
 
 __all__ = [
     "ERROR_CODES",
+    "AdminOrder",
+    "AnnulAnswer",
     "ApiAnswer",
     "ErrorAnswer",
     "ErrorCode",
     "Health",
     "LeaderLine",
     "LeaderboardAnswer",
+    "LogAnswer",
+    "LogEntry",
+    "Mark",
     "Move",
     "PastRace",
     "PlayerProfile",
+    "PlayerReview",
+    "PlayerStanding",
     "RaceHistory",
     "RaceReplay",
+    "RaceReport",
+    "RaceReview",
+    "RatingPutBack",
+    "RenameOrder",
+    "ReviewAnswer",
+    "ReviewLine",
+    "TimingEvidence",
 ]
 
 ErrorCode: TypeAlias = Literal[
@@ -45,8 +59,13 @@ ErrorCode: TypeAlias = Literal[
     "rate_limited",
     "unavailable",
     "internal_error",
+    "unauthorized",
+    "refused",
+    "method_not_allowed",
 ]
-"""The API's error codes: ``400``, ``404`` (three), ``429``, ``503`` and ``500``."""
+"""The API's error codes: ``400``, ``404`` (three), ``429``, ``503`` and ``500``; and the
+operator's: ``401`` (no or a wrong admin token), ``409`` (an action that cannot be done:
+a name taken, a race not rated) and ``405`` (a path's other method)."""
 ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 
 
@@ -172,3 +191,151 @@ class RaceReplay(PastRace):
     boards: Annotated[list[WireBoard], _PAIR]
     """Both boards as dealt."""
     moves: list[Move]
+
+
+# -- the operator's (PROTOCOL.md: /api/admin/..., only with the admin token) ----------------
+
+
+class AdminOrder(ApiAnswer):
+    """The body of every operator action: why, and who asks."""
+
+    reason: Annotated[str, Field(min_length=1, max_length=500)]
+    """Why: kept in the audit log."""
+    by: Annotated[str, Field(min_length=1, max_length=64)] = "api"
+    """Who asks, for the audit log."""
+
+
+class RenameOrder(AdminOrder):
+    """The body of a rename."""
+
+    name: str
+    """The new name: the rule of every name (PROTOCOL.md, ``hello``), and free."""
+
+
+class PlayerStanding(ApiAnswer):
+    """A player as an action left them."""
+
+    name: str
+    banned: bool
+    bot: bool
+    flags: NonNegative
+    """Races in which their play was flagged, not cleared."""
+    forgotten: bool
+    """Forgotten: their name is free and their token names nobody."""
+
+
+class RatingPutBack(ApiAnswer):
+    """One player's rating, shown, before and after an annul."""
+
+    name: str
+    before: int
+    after: int
+
+
+class AnnulAnswer(ApiAnswer):
+    """A race's rating change reversed (docs/operating.md, "Annulling")."""
+
+    game_id: str
+    ratings: Annotated[list[RatingPutBack], _PAIR]
+
+
+class ReviewLine(ApiAnswer):
+    """A player flagged or reported, not cleared."""
+
+    name: str
+    flags: NonNegative
+    reports: NonNegative
+    banned: bool
+    races: list[str]
+    """Their flagged or reported races, newest first (at most 20)."""
+
+
+class ReviewAnswer(ApiAnswer):
+    """``GET /api/admin/review``: players flagged or reported, most recent first."""
+
+    players: list[ReviewLine]
+
+
+class TimingEvidence(ApiAnswer):
+    """One seat's timing in one race, as the fair-play rules judged it (docs/fair-play.md)."""
+
+    plays: NonNegative
+    fast: NonNegative
+    """Plays under the floor (50 ms after their card became playable)."""
+    fastest_ms: Millis | None
+    median_ms: Millis | None
+    """The fastest and the median reaction, from playable to played."""
+    reaction_spread: float | None
+    gap_spread: float | None
+    """Quartile spreads of the reactions and of the gaps between plays; null under 20 plays."""
+    reasons: list[str]
+    """The rules broken: ``fast``, ``regular_reactions``, ``regular_gaps``; empty if none."""
+
+
+class Mark(ApiAnswer):
+    """A race that points at a player: their play flagged, or a report of it."""
+
+    game_id: str
+    kind: Literal["flag", "report"]
+    at: Annotated[str, Field(json_schema_extra=_DATE_TIME)]
+    cleared: bool
+    by: str | None
+    """Who reported it; null for a flag."""
+    reason: str | None
+    timing: TimingEvidence | None
+    """The player's timing in that race; null for a bot's seat or a race recorded without it."""
+
+
+class PlayerReview(ApiAnswer):
+    """``GET /api/admin/review/players/NAME``: one player, and every race that points at them."""
+
+    name: str
+    banned: bool
+    bot: bool
+    flags: NonNegative
+    reports: NonNegative
+    """Reports of them not cleared."""
+    marks: list[Mark]
+    """Newest first, cleared ones too (at most 100)."""
+
+
+class RaceReport(ApiAnswer):
+    """A report of a race."""
+
+    by: str
+    about: str
+    reason: str | None
+    at: Annotated[str, Field(json_schema_extra=_DATE_TIME)]
+
+
+class RaceReview(ApiAnswer):
+    """``GET /api/admin/review/races/GAME_ID``: one finished race with its timing evidence."""
+
+    race: PastRace
+    unrated: Literal["no_play", "fair_play"] | None
+    annulled: bool
+    timing: Annotated[list[TimingEvidence | None], _PAIR]
+    """Each seat's timing; null for a bot's seat, or a race recorded before it was kept."""
+    reports: list[RaceReport]
+
+
+class LogEntry(ApiAnswer):
+    """One operator action."""
+
+    at: Annotated[str, Field(json_schema_extra=_DATE_TIME)]
+    action: str
+    """``ban``, ``unban``, ``rename``, ``forget``, ``bot``, ``clear`` or ``annul``."""
+    target: str
+    """The player's name when it was done, or the race's id."""
+    reason: str
+    by: str
+    """Who did it: the ``by`` of the request or the command line; ``server`` for the
+    forgetting of unused names."""
+    detail: str | None
+    """A rename's new name; an annul's ratings put back."""
+
+
+class LogAnswer(ApiAnswer):
+    """``GET /api/admin/log``: every operator action, newest first."""
+
+    actions: list[LogEntry]

@@ -4,8 +4,8 @@
 :data:`ENDPOINTS` is its table, one :class:`Endpoint` a path: what it answers
 (a model of :mod:`server.http.models`, or a media type for text), its query
 parameters, the error statuses it may answer with (each an
-:class:`~server.http.models.ErrorAnswer`), and, for the operator's paths to come,
-a request body and the bearer token. Path parameters are read off the path
+:class:`~server.http.models.ErrorAnswer`), and, for the operator's paths,
+a request body and the bearer token (the operator's paths). Path parameters are read off the path
 (``{name}``). The schemas are pydantic's JSON Schema of the very models the
 API dumps, which OpenAPI 3.1 takes as they are, so a path added later (the
 daily deal, arenas, the admin paths) is its models and one entry here.
@@ -25,8 +25,25 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic.json_schema import models_json_schema
 
+from server.operator.actions import ANNUL, PLAYER_ACTIONS, RENAME
+
 from .metrics import CONTENT_TYPE
-from .models import ErrorAnswer, Health, LeaderboardAnswer, PlayerProfile, RaceHistory, RaceReplay
+from .models import (
+    AdminOrder,
+    AnnulAnswer,
+    ErrorAnswer,
+    Health,
+    LeaderboardAnswer,
+    LogAnswer,
+    PlayerProfile,
+    PlayerReview,
+    PlayerStanding,
+    RaceHistory,
+    RaceReplay,
+    RaceReview,
+    RenameOrder,
+    ReviewAnswer,
+)
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -34,12 +51,22 @@ if TYPE_CHECKING:
 
     _Key = tuple[type[BaseModel], JsonSchemaMode]
 
-__all__ = ["ENDPOINTS", "HISTORY_LIMIT", "LEADERBOARD_LIMIT", "Endpoint", "Query", "document"]
+__all__ = [
+    "ENDPOINTS",
+    "HISTORY_LIMIT",
+    "LEADERBOARD_LIMIT",
+    "LOG_LIMIT",
+    "Endpoint",
+    "Query",
+    "document",
+]
 
 LEADERBOARD_LIMIT = (50, 200)
 """``limit`` of ``/api/leaderboard``: its default and its largest."""
 HISTORY_LIMIT = (20, 100)
 """``limit`` of a player's ``/races``: its default and its largest."""
+LOG_LIMIT = (100, 1000)
+"""``limit`` of the audit log (``/api/admin/log``): its default and its largest."""
 LIMIT_DIGITS = 4
 """A ``limit`` is at most this many ASCII digits (PROTOCOL.md: "or too long" is 400)."""
 GAME_ID_PATTERN = r"^[0-9A-Za-z_-]{1,64}$"
@@ -52,10 +79,17 @@ _ERRORS = {
     HTTPStatus.TOO_MANY_REQUESTS: "Past this address's limit of requests (`rate_limited`).",
     HTTPStatus.INTERNAL_SERVER_ERROR: "A bug (`internal_error`): never to a request that parses.",
     HTTPStatus.SERVICE_UNAVAILABLE: "The store cannot answer now (`unavailable`).",
+    HTTPStatus.UNAUTHORIZED: "No `Authorization: Bearer TOKEN`, or not the admin token"
+    " (`unauthorized`).",
+    HTTPStatus.CONFLICT: "The action cannot be done, and nothing changed (`refused`: a name"
+    " taken, a race not rated...).",
 }
 _API_ERRORS = (HTTPStatus.TOO_MANY_REQUESTS, HTTPStatus.INTERNAL_SERVER_ERROR)
 """What any ``/api/`` path may answer: the limit per address, and a bug."""
 _STORE_ERRORS = (*_API_ERRORS, HTTPStatus.SERVICE_UNAVAILABLE)
+_ADMIN_ERRORS = (HTTPStatus.UNAUTHORIZED, HTTPStatus.NOT_FOUND, *_STORE_ERRORS)
+"""Any admin path: no token (``401``); ``404`` when the server has no admin token at all."""
+_ACTION_ERRORS = (HTTPStatus.BAD_REQUEST, HTTPStatus.CONFLICT, *_ADMIN_ERRORS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +157,26 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("/api/races/{game_id}", "A finished race: enough to replay and verify it.",
              RaceReplay, (HTTPStatus.NOT_FOUND, *_STORE_ERRORS)),
     Endpoint("/api/openapi.json", "This document.", "application/json", _API_ERRORS),
+    *(
+        Endpoint(f"/api/admin/players/{{name}}/{action.name}", action.summary, PlayerStanding,
+                 _ACTION_ERRORS, method="post", body=AdminOrder, bearer=True)
+        for action in PLAYER_ACTIONS.values()
+    ),
+    Endpoint("/api/admin/players/{name}/rename", RENAME, PlayerStanding, _ACTION_ERRORS,
+             method="post", body=RenameOrder, bearer=True),
+    Endpoint("/api/admin/races/{game_id}/annul", ANNUL, AnnulAnswer, _ACTION_ERRORS,
+             method="post", body=AdminOrder, bearer=True),
+    Endpoint("/api/admin/review", "Players flagged or reported, most recent first.",
+             ReviewAnswer, _ADMIN_ERRORS, bearer=True),
+    Endpoint("/api/admin/review/players/{name}", "One player and every race that points at"
+             " them, with their timing.", PlayerReview, _ADMIN_ERRORS, bearer=True),
+    Endpoint("/api/admin/review/races/{game_id}", "One finished race with each seat's timing"
+             " and its reports.", RaceReview, _ADMIN_ERRORS, bearer=True),
+    Endpoint("/api/admin/log", "The audit log: every operator action, newest first.",
+             LogAnswer, (HTTPStatus.BAD_REQUEST, *_ADMIN_ERRORS), (limit(LOG_LIMIT),),
+             bearer=True),
 )  # fmt: skip
-"""Every path of the API today; the browser client's files at ``/`` are not in it."""
+"""Every path of the API; the browser client's files at ``/`` are not in it."""
 
 
 def document(endpoints: tuple[Endpoint, ...] = ENDPOINTS) -> dict[str, Any]:

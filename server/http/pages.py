@@ -3,8 +3,9 @@
 Every request is an opening handshake first (:mod:`server.transport.connection`): the
 websocket opens on ``/ws`` unless the server is shutting down or full, and
 every other path is a page. ``/healthz`` and ``/metrics`` are here, one entry
-each in :attr:`Pages.pages`; ``/api/...`` is :mod:`server.http.api`; any other
-path the browser client's files (:mod:`server.http.static`) or a 404.
+each in :attr:`Pages.pages`; ``/api/admin/...`` is :mod:`server.http.admin` (the
+only paths that take ``POST``), the rest of ``/api/...`` :mod:`server.http.api`;
+any other path the browser client's files (:mod:`server.http.static`) or a 404.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from server.transport.responses import METHOD_NOT_ALLOWED, http_response, text_response
 
+from .admin import ADMIN
 from .api import model_response
 from .metrics import CONTENT_TYPE
 from .models import Health
@@ -48,9 +50,11 @@ class Pages:
     def answer(self, conn: Conn, request: Request) -> Response | asyncio.Future[Response] | None:
         """The answer to ``conn``'s request: a page, a refusal, or None to open the websocket."""
         server = self._server
+        path = request.path.partition("?")[0]
+        if path.startswith(ADMIN):  # the operator's, which take POST too
+            return server.admin.answer(conn.ip, request)
         if request.method not in _READ:
             return METHOD_NOT_ALLOWED
-        path = request.path.partition("?")[0]
         page = self.pages.get(path)
         if page is not None:
             return page(conn, request)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import asyncio
     from collections.abc import Iterator, Mapping
 
-__all__ = ["Batch", "RecordToWrite", "Writes"]
+__all__ = ["Batch", "RecordToWrite", "Writes", "fail", "resolve"]
 
 T = TypeVar("T")
 
@@ -131,3 +131,16 @@ class Batch:
         """Everything added so far; nothing can be added after."""
         self._taken = True
         return self.writes
+
+
+def resolve(future: asyncio.Future[T], result: T) -> None:
+    """Settle ``future`` with ``result``, unless someone who awaited it cancelled it
+    (the write was made all the same)."""
+    if not future.done():
+        future.set_result(result)
+
+
+def fail(future: asyncio.Future[T], error: Exception) -> None:
+    """Settle ``future`` with ``error``, unless it is settled already."""
+    if not future.done():
+        future.set_exception(error)

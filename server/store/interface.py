@@ -32,8 +32,9 @@ if TYPE_CHECKING:
     from core.race_log import Entry, FinishedRace, RaceStart
 
     from .batch import Writes
-    from .reads import PlayerStats, ProfileRow, Ranked, Row, Summary
+    from .reads import PlayerStats, ProfileRow, Ranked, Row, StandingRow, Summary
     from .rows import LiveRace
+    from .scripts import Script
 
 __all__ = ["Store", "StoreBackend"]
 
@@ -109,8 +110,23 @@ class Store(Protocol):
     async def touch(self, player_id: str, wall: float) -> None:
         """Set when the player was last seen."""
 
+    async def run(self, script: Script[T]) -> T:
+        """Run a script of statements in one transaction (:mod:`server.store.scripts`), in
+        its turn; its result, or what it raised. Never retried."""
+
+    async def read(
+        self, sql: str, arguments: Sequence[object], reader: Callable[[list[Row]], T]
+    ) -> T:
+        """One query (``?`` placeholders) in its turn; what ``reader`` makes of its rows."""
+
+    async def standing(self, player_id: str) -> StandingRow | None:
+        """A player's name, rating, bot, ban and flags now, or None for an unknown id."""
+
     async def close(self) -> None:
         """Finish every call already made and close; closing again does nothing."""
+
+    async def players(self) -> list[Identity]:
+        """Every player not forgotten, for the registry (as :meth:`open` gives them)."""
 
     async def player_stats(self, player_id: str) -> PlayerStats | None:
         """A player's record, or None for an unknown id."""
@@ -170,6 +186,9 @@ class StoreBackend(Protocol):
 
     async def add_player(self, identity: Identity) -> None:
         """Insert a new player; a taken id, name or token is :class:`StoreRefused`."""
+
+    async def run(self, script: Script[T]) -> T:
+        """Run ``script`` in one transaction of its own; what it raises rolls it back."""
 
     async def write(self, writes: Writes) -> frozenset[str]:
         """Write everything in one transaction, or nothing; a known start or race is skipped.

@@ -72,7 +72,7 @@ from collections import deque
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from . import reads, retry
-from .batch import Batch
+from .batch import Batch, fail, resolve
 from .faults import GIVE_UP_AFTER, Patience, StoreError, StoreRefused, StoreUnavailable
 from .reading import StoreReads
 from .rows import SUSPEND, TOUCH
@@ -87,6 +87,7 @@ if TYPE_CHECKING:
     from .interface import StoreBackend
     from .reads import Row
     from .rows import LiveRace
+    from .scripts import Script
 
 __all__ = ["StoreMachine"]
 
@@ -178,6 +179,10 @@ class StoreMachine(StoreReads):
 
         await self._submit(lambda: self._write(touch))
 
+    async def run(self, script: Script[T]) -> T:
+        """Never retried: its caller answers a failure (an operator, a ``report``)."""
+        return await self._submit(lambda: self._write(lambda backend: backend.run(script)))
+
     async def live_races(self) -> list[LiveRace]:
         return await self._run(lambda backend: backend.live_races())
 
@@ -257,7 +262,7 @@ class StoreMachine(StoreReads):
         except Exception:  # the worker waits, retries, or writes it item by item, and logs
             return False
         self._failing = False
-        _resolve(batch.written, refused)
+        resolve(batch.written, refused)
         self._inline_batches += 1
         if self._inline_batches % _CHECKPOINT_EVERY == 0:
             checkpoint = self._queued(lambda: self._call(lambda backend: backend.checkpoint()))
@@ -295,9 +300,9 @@ class StoreMachine(StoreReads):
             try:
                 result = await job()
             except Exception as exc:
-                _fail(done, exc)
+                fail(done, exc)
             else:
-                _resolve(done, result)
+                resolve(done, result)
             finally:
                 self._jobs -= 1
 
@@ -320,12 +325,12 @@ class StoreMachine(StoreReads):
                 writes, self._attempt, self._patience, self._run_test_calls
             )
         except StoreUnavailable as exc:  # given up on closing; write_each logged what is lost
-            _fail(batch.written, exc)
+            fail(batch.written, exc)
         except Exception as exc:  # a bug here: still settle, or its frames wait for ever
             log.exception("store: could not write %s", writes)
-            _fail(batch.written, exc)
+            fail(batch.written, exc)
         else:
-            _resolve(batch.written, refused)
+            resolve(batch.written, refused)
 
     async def _attempt(self, writes: Writes) -> frozenset[str]:
         """One attempt at writing ``writes`` in one transaction (:mod:`server.store.retry`)."""
@@ -358,9 +363,9 @@ class StoreMachine(StoreReads):
             try:
                 rows = await self._execute(sql)
             except Exception as exc:
-                _fail(done, exc)
+                fail(done, exc)
             else:
-                _resolve(done, rows)
+                resolve(done, rows)
 
     async def _execute(self, sql: str) -> list[Row]:
         return await self._call(lambda backend: backend.execute(sql))
@@ -387,13 +392,3 @@ class StoreMachine(StoreReads):
 def _log_failure(future: asyncio.Future[None]) -> None:
     if not future.cancelled() and future.exception() is not None:
         log.error("store: checkpoint failed: %s", future.exception())
-
-
-def _resolve(future: asyncio.Future[T], result: T) -> None:
-    if not future.done():  # cancelled by someone who awaited it; the write was made all the same
-        future.set_result(result)
-
-
-def _fail(future: asyncio.Future[T], error: Exception) -> None:
-    if not future.done():
-        future.set_exception(error)

@@ -32,6 +32,7 @@ from core.race_log import Entry
 from . import rows
 from .faults import StoreError, StoreRefused, StoreUnavailable
 from .postgres_schema import NewerSchema, migrate
+from .scripts import Did, drive_async
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Sequence
@@ -42,7 +43,8 @@ if TYPE_CHECKING:
 
     from .batch import Writes
     from .reads import Row
-    from .rows import LiveRace
+    from .rows import LiveRace, Statement
+    from .scripts import Script
 
 __all__ = ["PgDatabase", "classified_pg", "for_postgres", "where"]
 
@@ -73,8 +75,8 @@ _CONNECT_TIMEOUT = 10
 
 _TAKEN = b"SELECT 1 FROM players WHERE id = %s OR name_key = %s OR token_hash = %s"
 _INSERT_START = (
-    b"INSERT INTO live_races (id, rules, dealing, seeds, ratings, player0, player1, started)"
-    b" VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING"
+    b"INSERT INTO live_races (id, rules, dealing, seeds, ratings, player0, player1, started,"
+    b" bot0, bot1) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING"
 )
 _INSERT_ENTRY = b"INSERT INTO journal (race_id, seq, seat, what, at) VALUES (%s, %s, %s, %s, %s)"
 
@@ -196,6 +198,23 @@ class PgDatabase:
     def write_now(self, writes: Writes) -> frozenset[str]:
         raise StoreError("PostgreSQL is written on the worker only")  # inline is False
 
+    async def run(self, script: Script[T]) -> T:
+        """Run ``script`` in one transaction (server/store/scripts.py); its result.
+
+        The audit log's lock is taken first: the scripts are what writes the log, and
+        so its ids commit in the order they are drawn (server/operator/watch.py).
+        """
+        async with self._connected() as conn, conn.transaction(), conn.cursor() as cursor:
+            await cursor.execute(_LOCK_ACTIONS)
+
+            async def execute(statement: Statement) -> Did:
+                sql, arguments = statement
+                await cursor.execute(for_postgres(sql), arguments)
+                found = await cursor.fetchall() if cursor.description is not None else []
+                return Did(list(found), cursor.rowcount)
+
+            return await drive_async(script, execute)
+
     async def checkpoint(self) -> None:
         """Nothing is put off: PostgreSQL checkpoints on its own."""
 
@@ -262,4 +281,6 @@ async def _live_races(conn: psycopg.AsyncConnection[TupleRow]) -> list[LiveRace]
 
 
 _EPOCHS = b"SELECT id, epoch FROM live_races WHERE id = ANY(%s) FOR SHARE"
+_LOCK_ACTIONS = b"LOCK TABLE actions IN SHARE ROW EXCLUSIVE MODE"
+"""Scripts take turns (the mode conflicts with itself), and reads of the log go on."""
 _TAKE = b"UPDATE live_races SET epoch = epoch + 1 WHERE id = ANY(%s) RETURNING id, epoch"

@@ -125,6 +125,46 @@ MIGRATIONS: tuple[tuple[bytes, ...], ...] = (
     # 3 -> 4: a live race's epoch, its current ownership (server/store/machine.py,
     # "Fencing"): the store writes a race's entries only under its current epoch.
     (b"ALTER TABLE live_races ADD COLUMN epoch integer NOT NULL DEFAULT 1",),
+    # 4 -> 5: fair play and the operator's tools, as SQLite's 8 -> 9: declared bots,
+    # bans, forgotten players, races' fair-play judgements and full ratings, live races'
+    # declared bots, the marks the operator reviews, and the audit log. Flags are
+    # integers 0 or 1, as in SQLite, so that one statement serves both stores.
+    (
+        b"ALTER TABLE players ADD COLUMN bot integer NOT NULL DEFAULT 0",
+        b"ALTER TABLE players ADD COLUMN banned integer NOT NULL DEFAULT 0",
+        b"ALTER TABLE players ADD COLUMN forgotten double precision",
+        b"ALTER TABLE races ADD COLUMN unrated text",
+        b"ALTER TABLE races ADD COLUMN fair_play text",
+        b"ALTER TABLE races ADD COLUMN glicko text",
+        b"ALTER TABLE races ADD COLUMN annulled double precision",
+        b"ALTER TABLE live_races ADD COLUMN bot0 integer NOT NULL DEFAULT 0",
+        b"ALTER TABLE live_races ADD COLUMN bot1 integer NOT NULL DEFAULT 0",
+        b"""CREATE TABLE marks (
+            player_id text NOT NULL REFERENCES players(id),
+            race_id text NOT NULL REFERENCES races(id),
+            kind text NOT NULL CHECK (kind IN ('flag', 'report')),
+            reporter text NOT NULL DEFAULT '',
+            reason text,
+            at double precision NOT NULL,
+            cleared double precision,
+            PRIMARY KEY (race_id, kind, reporter, player_id)
+        )""",
+        b"CREATE INDEX marks_by_player ON marks (player_id, cleared)",
+        b"CREATE INDEX marks_by_reporter ON marks (reporter, at)",
+        # Ids drawn under a lock (server/store/postgres.py, PgDatabase.run), so that they
+        # commit in their order and a worker reading the log after its last id misses none.
+        b"""CREATE TABLE actions (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            at double precision NOT NULL,
+            action text NOT NULL,
+            target text NOT NULL,
+            reason text NOT NULL,
+            done_by text NOT NULL,
+            player_id text,
+            detail text
+        )""",
+        b"CREATE INDEX players_unused ON players (games, last_seen)",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from ``schema_version`` n to n + 1."""
 

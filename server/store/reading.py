@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from core.identity import Identity
     from core.race_log import FinishedRace
 
-    from .reads import PlayerStats, ProfileRow, Ranked, Row, Summary
+    from .reads import PlayerStats, ProfileRow, Ranked, Row, StandingRow, Summary
 
 __all__ = ["StoreReads"]
 
@@ -35,11 +35,22 @@ class StoreReads:
         """Run one read in its turn (the machine's)."""
         raise NotImplementedError
 
+    async def players(self) -> list[Identity]:
+        return await self._read(reads.PLAYERS, (), reads.each(reads.identity))
+
     async def player_stats(self, player_id: str) -> PlayerStats | None:
         return await self._read(reads.PLAYER_STATS, (player_id,), reads.first(reads.player_stats))
 
     async def find_player(self, token_hash: str) -> Identity | None:
         return await self._read(reads.FIND_PLAYER, (token_hash,), reads.first(reads.identity))
+
+    async def standing(self, player_id: str) -> StandingRow | None:
+        return await self._read(reads.STANDING, (player_id,), reads.first(reads.standing))
+
+    async def read(
+        self, sql: str, arguments: Sequence[object], reader: Callable[[list[Row]], T]
+    ) -> T:
+        return await self._read(sql, arguments, reader)
 
     async def live_race_of(self, player_id: str) -> str | None:
         return await self._read(reads.LIVE_RACE_OF, (player_id, player_id), reads.first(reads.text))

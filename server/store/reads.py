@@ -19,9 +19,12 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
+from core.fair_play import Evidence
 from core.glicko2 import PROVISIONAL_DEVIATION, Glicko
 from core.identity import Identity
 from core.race_log import FinishedRace, MoveRecord
+
+from .marks import FLAGS_OF
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -39,12 +42,14 @@ __all__ = [
     "RACE",
     "RACE_COUNT",
     "RATING",
+    "STANDING",
     "SUMMARY",
     "SUMMARY_COLUMNS",
     "PlayerStats",
     "ProfileRow",
     "Ranked",
     "Row",
+    "StandingRow",
     "Summary",
     "count",
     "each",
@@ -56,6 +61,7 @@ __all__ = [
     "race",
     "ranked",
     "rating",
+    "standing",
     "summary",
     "text",
 ]
@@ -67,8 +73,18 @@ Row: TypeAlias = tuple[object, ...]
 LEADERBOARD_RACES = 10
 """Rated races a player needs before the leaderboard lists them."""
 
-PLAYERS = "SELECT id, name, token_hash, created FROM players ORDER BY created, id"
-FIND_PLAYER = "SELECT id, name, token_hash, created FROM players WHERE token_hash = ?"
+PLAYERS = (
+    "SELECT id, name, token_hash, created FROM players WHERE forgotten IS NULL ORDER BY created, id"
+)
+"""Every player the registry knows: a forgotten one's name is free and their token nobody's."""
+FIND_PLAYER = (
+    "SELECT id, name, token_hash, created FROM players WHERE token_hash = ? AND forgotten IS NULL"
+)
+STANDING = (
+    f"SELECT name, rating, deviation, volatility, bot, banned, {FLAGS_OF}, forgotten"
+    " FROM players WHERE id = ?"
+)
+"""What a returning player's hello reads: their name, rating, bot, ban and flags now."""
 LIVE_RACE_OF = "SELECT id FROM live_races WHERE player0 = ? OR player1 = ? LIMIT 1"
 """The live race a player sits in, if any."""
 
@@ -78,7 +94,7 @@ PLAYER_STATS = (
 # CAST: PostgreSQL keeps moves as jsonb, which psycopg would parse; text reads the same on both.
 RACE = (
     "SELECT id, rules, dealing, seeds, player0, player1, started, ended, result, winner,"
-    " reason, count0, count1, CAST(moves AS text) FROM races WHERE id = ?"
+    " reason, count0, count1, CAST(moves AS text), unrated, fair_play FROM races WHERE id = ?"
 )
 RACE_COUNT = "SELECT count(*) FROM races"
 
@@ -87,18 +103,19 @@ RATING = "SELECT rating, deviation, volatility FROM players WHERE id = ?"
 LEADERBOARD = (
     "SELECT name, rating, rated_races FROM players"
     f" WHERE deviation < {PROVISIONAL_DEVIATION} AND rated_races >= {LEADERBOARD_RACES}"
+    " AND banned = 0 AND forgotten IS NULL"
     " ORDER BY rating DESC, name_key LIMIT ?"
 )
 
 PROFILE = (
     "SELECT id, name, rating, deviation, volatility, games, wins, draws, losses,"
-    " best_clear_ms, created FROM players WHERE name_key = ?"
+    " best_clear_ms, created, bot FROM players WHERE name_key = ?"
 )
 
 SUMMARY_COLUMNS = (
     "r.id, r.ended, p0.name, p1.name, r.rules, r.result, r.winner, r.reason, r.count0,"
     " r.count1, r.time0, r.time1, r.rating0_before, r.rating0_after, r.rating1_before,"
-    " r.rating1_after, r.player0, r.player1"
+    " r.rating1_after, r.player0, r.player1, p0.bot, p1.bot, r.annulled"
 )
 _FROM = (
     " FROM races AS r JOIN players AS p0 ON p0.id = r.player0"
@@ -153,6 +170,8 @@ class ProfileRow:
     losses: int
     best_clear_ms: int | None
     joined: float
+    bot: bool = False
+    """A declared bot (``hello.bot``); the server's own are known by their ids."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +188,23 @@ class Summary:
     counts: tuple[int, int]
     times_ms: tuple[int | None, int | None]
     ratings: tuple[tuple[int, int], tuple[int, int]] | None
-    """Each player's rating before and after, if the race was rated."""
+    """Each player's rating before and after, if the race was rated (and not annulled)."""
     player_ids: tuple[str, str] = ("", "")
+    bots: tuple[bool, bool] = (False, False)
+    """Which players are declared bots (``hello.bot``); the server's own are known by id."""
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """A player as a returning hello finds them (:data:`STANDING`)."""
+
+    name: str
+    rating: Glicko
+    bot: bool
+    banned: bool
+    flags: int
+    """Races in which their play was flagged, not cleared (server/store/marks.py)."""
+    forgotten: bool
 
 
 def history_query(player_id: str, limit: int, before: str | None) -> tuple[str, Row]:
@@ -201,6 +235,18 @@ def identity(row: Row) -> Identity:
     return Identity(str(player_id), str(name), str(token_hash), _float(created))
 
 
+def standing(row: Row) -> StandingRow:
+    name, value, deviation, volatility, bot, banned, flags, forgotten = row
+    return StandingRow(
+        name=str(name),
+        rating=Glicko(_float(value), _float(deviation), _float(volatility)),
+        bot=bool(bot),
+        banned=bool(banned),
+        flags=_int(flags),
+        forgotten=forgotten is not None,
+    )
+
+
 def player_stats(row: Row) -> PlayerStats:
     player_id, name, created, last_seen, games, wins, losses, draws = row
     return PlayerStats(
@@ -212,7 +258,7 @@ def player_stats(row: Row) -> PlayerStats:
 def race(row: Row) -> FinishedRace:
     """A finished race with wall-clock ``started`` and ``ended``."""
     game_id, rules, dealing, seeds, player0, player1, started, ended = row[:8]
-    result, winner, reason, count0, count1, moves = row[8:]
+    result, winner, reason, count0, count1, moves, unrated, fair_play = row[8:]
     return FinishedRace(
         game_id=str(game_id),
         rules_json=str(rules),
@@ -230,7 +276,20 @@ def race(row: Row) -> FinishedRace:
         winner=_maybe_int(winner),
         reason=str(reason),
         counts=(_int(count0), _int(count1)),
+        unrated="fair_play" if unrated == "fair_play" else "no_play" if unrated else None,
+        fair_play=_evidence(fair_play),
     )
+
+
+def _evidence(text: object) -> tuple[Evidence | None, Evidence | None]:
+    """``races.fair_play`` (rows.py) read back: each seat's evidence, or None."""
+    if text is None:
+        return None, None
+    first, second = (
+        None if seat is None else Evidence.from_json(json.dumps(seat))
+        for seat in json.loads(str(text))
+    )
+    return first, second
 
 
 def rating(row: Row) -> Glicko:
@@ -245,7 +304,7 @@ def ranked(row: Row) -> Ranked:
 
 def profile(row: Row) -> ProfileRow:
     player_id, name, value, deviation, volatility, games, wins, draws, losses = row[:9]
-    best, created = row[9:]
+    best, created, bot = row[9:]
     return ProfileRow(
         player_id=str(player_id),
         name=str(name),
@@ -256,16 +315,19 @@ def profile(row: Row) -> ProfileRow:
         losses=_int(losses),
         best_clear_ms=_maybe_int(best),
         joined=_float(created),
+        bot=bool(bot),
     )
 
 
 def summary(row: Row) -> Summary:
     game_id, ended, name0, name1, rules, result, winner, reason, count0, count1 = row[:10]
-    time0, time1, *changes, player0, player1 = row[10:]
-    before0, after0, before1, after1 = (_maybe_int(x) for x in changes)
+    time0, time1 = row[10:12]
+    before0, after0, before1, after1 = (_maybe_int(x) for x in row[12:16])
+    player0, player1, bot0, bot1, annulled = row[16:]
     ratings = None
-    if before0 is not None and after0 is not None and before1 is not None and after1 is not None:
-        ratings = ((before0, after0), (before1, after1))
+    shown = (before0, after0, before1, after1)
+    if annulled is None and before0 is not None and after0 is not None:  # an annul rated none
+        ratings = ((before0, after0), (_int(shown[2]), _int(shown[3])))
     return Summary(
         game_id=str(game_id),
         ended=_float(ended),
@@ -278,6 +340,7 @@ def summary(row: Row) -> Summary:
         times_ms=(_maybe_int(time0), _maybe_int(time1)),
         ratings=ratings,
         player_ids=(str(player0), str(player1)),
+        bots=(bool(bot0), bool(bot1)),
     )
 
 

@@ -24,11 +24,14 @@ from core.glicko2 import Glicko
 from core.race_log import Entry, FinishedRace, MoveRecord, RaceStart, to_ms
 
 from .faults import StoreRefused
+from .marks import FLAG
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from core.identity import Identity
+
+    from .scripts import Script
 
 __all__ = [
     "ABORTED",
@@ -44,6 +47,7 @@ __all__ = [
     "LiveRace",
     "Statement",
     "counted",
+    "declare_bot",
     "in_list",
     "last_cards",
     "live_race",
@@ -57,10 +61,11 @@ ABORTED = "aborted"
 """The reason of a race that could not be restored: it counts for nobody."""
 
 INSERT_PLAYER = (
-    "INSERT INTO players (id, name, name_key, token_hash, created, last_seen)"
-    " VALUES (?, ?, ?, ?, ?, ?)"
+    "INSERT INTO players (id, name, name_key, token_hash, created, last_seen, bot)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 TOUCH = "UPDATE players SET last_seen = ? WHERE id = ?"
+
 SUSPEND = "UPDATE live_races SET elapsed = ? WHERE id = ?"
 END_LIVE_RACE = "DELETE FROM live_races WHERE id = ?"
 EPOCHS = "SELECT id, epoch FROM live_races WHERE id IN ({})"
@@ -72,7 +77,7 @@ TAKE = "UPDATE live_races SET epoch = epoch + 1 WHERE id IN ({}) RETURNING id, e
 
 LIVE_RACES = (
     "SELECT l.id, l.rules, l.dealing, l.seeds, l.ratings, l.player0, l.player1,"
-    " p0.name, p1.name, l.elapsed FROM live_races AS l"
+    " p0.name, p1.name, l.elapsed, l.bot0, l.bot1 FROM live_races AS l"
     " LEFT JOIN players AS p0 ON p0.id = l.player0"
     " LEFT JOIN players AS p1 ON p1.id = l.player1 ORDER BY l.started, l.id"
 )
@@ -81,8 +86,8 @@ LIVE_RACES = (
 INSERT_RACE = (
     "INSERT INTO races (id, rules, dealing, seeds, player0, player1, started, ended,"
     " result, winner, reason, count0, count1, moves, time0, time1, rating0_before,"
-    " rating0_after, rating1_before, rating1_after)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " rating0_after, rating1_before, rating1_after, unrated, fair_play, glicko)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (id) DO NOTHING RETURNING id"
 )
 """A finished race (:func:`race_row`): a known one is skipped atomically, even against
@@ -113,13 +118,14 @@ _compact_json = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
-    """A live race's row (id, rules, dealing, seeds, ratings, player ids, names, elapsed) and
-    its journal.
+    """A live race's row (id, rules, dealing, seeds, ratings, player ids, names, elapsed,
+    declared bots) and its journal.
 
     Each race with something unreadable is logged by its id; its entries are
     given as they are, for restoring to judge.
     """
-    game_id, rules, dealing, seeds, ratings, player0, player1, name0, name1, elapsed = row
+    game_id, rules, dealing, seeds, ratings, player0, player1, name0, name1, elapsed = row[:10]
+    bot0, bot1 = row[10:]
     unread = []
     if not isinstance(rules, str):
         unread.append("rules")
@@ -147,6 +153,7 @@ def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
         player_ids=(str(player0), str(player1)),
         names=(str(name0), str(name1)),
         ratings=before,
+        bots=(bool(bot0), bool(bot1)),
     )
     return start, entries, seconds
 
@@ -172,13 +179,19 @@ def player_row(identity: Identity) -> tuple[object, ...]:
         identity.token_hash,
         identity.created,
         identity.created,
+        int(identity.bot),
     )
 
 
 def start_row(start: RaceStart, wall: float) -> tuple[object, ...]:
-    """A live race's start: id, rules, dealing, seeds, ratings, player ids, started."""
+    """A live race's start: id, rules, dealing, seeds, ratings, player ids, started, and
+    which seats a declared bot sits in."""
     seeds, ratings = json.dumps(list(start.seeds)), _ratings_json(start.ratings)
-    return (start.game_id, start.rules_json, start.dealing, seeds, ratings, *start.player_ids, wall)
+    bots = (int(start.bots[0]), int(start.bots[1]))
+    return (
+        start.game_id, start.rules_json, start.dealing, seeds, ratings, *start.player_ids,
+        wall, *bots,
+    )  # fmt: skip
 
 
 def race_row(record: FinishedRace, started_wall: float, ended_wall: float) -> tuple[object, ...]:
@@ -198,6 +211,9 @@ def race_row(record: FinishedRace, started_wall: float, ended_wall: float) -> tu
         _moves_json(record.moves),
         *last_cards(record),
         *_shown_ratings(record),
+        record.unrated,
+        _fair_play_json(record),
+        _glicko_json(record),
     )
 
 
@@ -210,6 +226,11 @@ def counted(record: FinishedRace, ended_wall: float) -> list[Statement]:
         (_COUNT_RACE, (*_outcome(record.winner, seat), ended_wall, player_id))
         for seat, player_id in enumerate(record.player_ids)
     ]
+    statements += [
+        (FLAG, (player_id, record.game_id, ended_wall))
+        for player_id, flagged in zip(record.player_ids, record.flagged, strict=True)
+        if flagged
+    ]
     if record.ratings_after is not None:
         for player_id, g in zip(record.player_ids, record.ratings_after, strict=True):
             statements.append((_UPDATE_RATING, (g.rating, g.deviation, g.volatility, player_id)))
@@ -217,6 +238,11 @@ def counted(record: FinishedRace, ended_wall: float) -> list[Statement]:
     if clear is not None:
         statements.append((_UPDATE_BEST_CLEAR, clear))
     return statements
+
+
+def declare_bot(player_id: str) -> Script[None]:
+    """A player said ``hello.bot``: a bot for ever (run by :meth:`Store.run`)."""
+    yield ("UPDATE players SET bot = 1 WHERE id = ?", (player_id,))
 
 
 def in_list(sql: str, count: int) -> str:
@@ -276,11 +302,32 @@ def _best_clear(record: FinishedRace) -> tuple[int, str, int] | None:
     return time, record.player_ids[record.winner], time
 
 
+def _fair_play_json(record: FinishedRace) -> str | None:
+    """``races.fair_play``: each seat's evidence as :meth:`Evidence.to_json` writes it, or
+    null (a bot's seat); null for a race judged for no seat."""
+    if record.fair_play == (None, None):
+        return None
+    seats = [None if seat is None else seat.to_json() for seat in record.fair_play]
+    return "[" + ",".join("null" if seat is None else seat for seat in seats) + "]"
+
+
+def _glicko_json(record: FinishedRace) -> str | None:
+    """``races.glicko``: both players' ratings before and after a rated race, in full, so
+    that an annul can put them back (server/operator/actions.py); null if it rated none."""
+    if record.ratings is None or record.ratings_after is None:
+        return None
+    return _compact_json(
+        {"before": _glickos(record.ratings), "after": _glickos(record.ratings_after)}
+    )
+
+
+def _glickos(ratings: tuple[Glicko, Glicko]) -> list[list[float]]:
+    return [[g.rating, g.deviation, g.volatility] for g in ratings]
+
+
 def _ratings_json(ratings: tuple[Glicko, Glicko] | None) -> str | None:
     """A live race's players' ratings before it, as ``live_races.ratings`` keeps them."""
-    if ratings is None:
-        return None
-    return _compact_json([[g.rating, g.deviation, g.volatility] for g in ratings])
+    return None if ratings is None else _compact_json(_glickos(ratings))
 
 
 def _json_list(text: object) -> list[Any] | None:

@@ -20,11 +20,12 @@ import operator
 import os
 import sqlite3
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from . import rows
 from .faults import StoreError, StoreRefused, StoreUnavailable
 from .journal_lines import entries_text, read_entries
+from .scripts import Did, drive
 from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -35,11 +36,13 @@ if TYPE_CHECKING:
 
     from .batch import Writes
     from .reads import Row
-    from .rows import LiveRace
+    from .rows import LiveRace, Statement
+    from .scripts import Script
 
 __all__ = ["SCHEMA_VERSION", "Database", "classified", "refuse_empty"]
 
 _seq = operator.attrgetter("seq")
+T = TypeVar("T")
 
 _BUSY_TIMEOUT_MS = 500
 """How long a statement waits inside SQLite for another connection to the same file to
@@ -57,7 +60,8 @@ _NEXT_ENTRY = "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'jo
 
 _INSERT_START = (
     "INSERT INTO live_races (id, rules, dealing, seeds, ratings, player0, player1,"
-    " started, first_entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING"
+    " started, bot0, bot1, first_entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (id) DO NOTHING"
 )
 
 
@@ -202,6 +206,16 @@ class Database:
 
     def add_player(self, identity: Identity) -> None:
         self.change(rows.INSERT_PLAYER, [rows.player_row(identity)])
+
+    def run(self, script: Script[T]) -> T:
+        """Run ``script`` in one transaction (server/store/scripts.py); its result."""
+        with self._transaction() as conn:
+
+            def execute(statement: Statement) -> Did:
+                cursor = conn.execute(*statement)
+                return Did(cursor.fetchall(), cursor.rowcount)
+
+            return drive(script, execute)
 
     def write_now(self, writes: Writes) -> frozenset[str]:
         """:meth:`write`, but fail at once (SQLITE_BUSY) rather than wait for another

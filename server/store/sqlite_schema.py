@@ -35,6 +35,23 @@ _BEST_CLEAR = """UPDATE players SET best_clear_ms = (
     WHERE reason = 'cleared'
     AND ((winner = 0 AND player0 = players.id) OR (winner = 1 AND player1 = players.id)))"""
 
+_JUDGED = ("unrated", "fair_play", "glicko")
+"""Why a race with rated rules was unrated, each seat's fair-play evidence (a JSON array),
+and both players' full ratings before and after (JSON), which an annul puts back."""
+
+MARKS = """CREATE TABLE marks (
+            player_id TEXT NOT NULL REFERENCES players(id),
+            race_id TEXT NOT NULL REFERENCES races(id),
+            kind TEXT NOT NULL CHECK (kind IN ('flag', 'report')),
+            reporter TEXT NOT NULL DEFAULT '',
+            reason TEXT,
+            at REAL NOT NULL,
+            cleared REAL,
+            PRIMARY KEY (race_id, kind, reporter, player_id)
+        )"""
+"""A race that points the operator at a player: its play flagged (``reporter`` empty), or
+reported by its other player; ``cleared`` once the operator has cleared the player."""
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 0 -> 1: the first schema.
     (
@@ -179,6 +196,33 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 7 -> 8: a live race's epoch, its current ownership (server/store/machine.py,
     # "Fencing"): the store writes a race's entries only under its current epoch.
     ("ALTER TABLE live_races ADD COLUMN epoch INTEGER NOT NULL DEFAULT 1",),
+    # 8 -> 9: fair play and the operator's tools (server/operator/): declared bots,
+    # bans and forgotten players; each finished race's fair-play judgement and full
+    # ratings (for an annul); a live race's declared bots; the marks the operator
+    # reviews (flags and reports); and the audit log of every operator action.
+    (
+        "ALTER TABLE players ADD COLUMN bot INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE players ADD COLUMN banned INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE players ADD COLUMN forgotten REAL",
+        *(f"ALTER TABLE races ADD COLUMN {column} TEXT" for column in _JUDGED),
+        "ALTER TABLE races ADD COLUMN annulled REAL",
+        "ALTER TABLE live_races ADD COLUMN bot0 INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE live_races ADD COLUMN bot1 INTEGER NOT NULL DEFAULT 0",
+        MARKS,
+        "CREATE INDEX marks_by_player ON marks (player_id, cleared)",
+        "CREATE INDEX marks_by_reporter ON marks (reporter, at)",
+        """CREATE TABLE actions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            at REAL NOT NULL,
+            action TEXT NOT NULL,
+            target TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            done_by TEXT NOT NULL,
+            player_id TEXT,
+            detail TEXT
+        )""",
+        "CREATE INDEX players_unused ON players (games, last_seen)",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""
 

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from .batch import Writes
     from .reads import Row
     from .rows import LiveRace
+    from .scripts import Script
 
 __all__ = ["SqliteOnThread", "SqliteStore"]
 
@@ -123,6 +124,9 @@ class SqliteOnThread:
 
     async def write(self, writes: Writes) -> frozenset[str]:
         return await self._on_thread(self._open_db().write, writes)
+
+    async def run(self, script: Script[T]) -> T:
+        return await self._on_thread(self._open_db().run, script)
 
     def write_now(self, writes: Writes) -> frozenset[str]:
         try:

@@ -96,3 +96,38 @@ def test_a_discarded_player_frees_their_name_and_token() -> None:
     with pytest.raises(Refused):
         registry.by_token(TOKEN)
     assert registry.create("p-2", "ann", TOKEN, 0.0).player_id == "p-2"
+
+
+def test_a_rename_frees_the_old_name_and_keeps_the_token() -> None:
+    registry = Registry()
+    ann = registry.create("p-ann", "Ann", TOKEN, 0.0)
+    registry.rename("p-ann", "Anna")
+    assert registry.by_token(TOKEN) == Identity("p-ann", "Anna", ann.token_hash, 0.0)
+    registry.check_name("ANN")  # free: raises nothing
+    with pytest.raises(Refused) as refused:
+        registry.check_name("anna")
+    assert refused.value.code == "name_taken"
+    registry.rename("p-unknown", "Cleo")  # a player this registry never knew: nothing
+    registry.check_name("Cleo")
+
+
+def test_a_forgotten_players_token_names_nobody_and_their_name_is_free() -> None:
+    registry = Registry()
+    registry.create("p-ann", "Ann", TOKEN, 0.0)
+    registry.forget("p-ann")
+    registry.forget("p-ann")  # twice, as every worker may: nothing more
+    assert registry.find(TOKEN) is None and not registry.knows("p-ann")
+    assert registry.create("p-new", "ann", "another", 1.0).name == "ann"
+
+
+def test_a_late_forget_leaves_a_name_given_to_another_player_since() -> None:
+    # Worker B learns of these in another order than they were done: Ann forgotten,
+    # then Bob renamed to Ann (both elsewhere); B applies the rename first.
+    registry = Registry()
+    registry.create("p-ann", "Ann", TOKEN, 0.0)
+    registry.create("p-bob", "Bob", "bob-token", 0.0)
+    registry.rename("p-bob", "Ann")
+    registry.forget("p-ann")
+    with pytest.raises(Refused):
+        registry.check_name("ann")  # Bob's now
+    assert registry.by_token("bob-token").name == "Ann"

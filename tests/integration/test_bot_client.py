@@ -90,6 +90,7 @@ async def test_the_bot_command_races_a_person_to_game_over(start_server, player,
     try:
         start = await asyncio.wait_for(human.recv("game_start"), 20)  # the bot's start-up
         assert start["players"][1 - start["seat"]] == name
+        assert start["bots"] == [False, True]  # it said hello.bot: labelled as one
         bot = Watcher(start)
         await until_bot_plays(human, bot, 3)
         over = await clear(human, *mine(start), bot)
@@ -169,10 +170,13 @@ async def test_forever_seeks_again_after_each_race(server, player, tmp_path):
     human = await player(server)
     try:
         for races in (1, 2):
-            await human.send(type="seek", rules=WINNABLE)  # the bot's default rules
+            # The bot's default rules; quick match pairs a declared bot only with a
+            # seeker who asked for a bot (or another declared bot).
+            await human.send(type="seek", rules=WINNABLE, bot={"after_s": 300, "level": 5})
             await human.recv("seeking")
             start = await human.recv("game_start")
             assert start["players"][1 - start["seat"]] == client.name
+            assert start["bots"][1 - start["seat"]] is True
             over = await clear(human, *mine(start), Watcher(start))
             assert over["reason"] == "cleared"
             await lobby_until(human, lambda lobby: lobby["seeking"] == 1)  # the bot, again

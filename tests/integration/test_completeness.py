@@ -22,9 +22,6 @@ SERVER_TYPES = [
     model.model_fields["type"].default for model in get_args(get_args(ServerMessage)[0])
 ]
 NOT_YET = {
-    "reported": "issue 26: reports",
-    "not_allowed": "issue 26: fair play",
-    "banned": "issue 26: the operator's tools",
     "arena": "issue 27: arenas",
 }
 """What revision 3 added that the server does not do yet: each must fail here until it does."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
+from .admin_helpers import TOKEN, admin
 from .conftest import WINNABLE, seek_pair
 from .test_api import RATED, raced
 
@@ -38,10 +39,12 @@ async def fetch(server: GameServer, path: str) -> tuple[int, str, bytes]:
     return await asyncio.to_thread(run)
 
 
-def check(document: dict[str, Any], template: str, answer: tuple[int, str, bytes]) -> None:
-    """``answer`` (to a GET of ``template``) is what the document says for its status."""
+def check(
+    document: dict[str, Any], template: str, answer: tuple[int, str, bytes], method: str = "get"
+) -> None:
+    """``answer`` (to ``method`` of ``template``) is what the document says for its status."""
     status, media, body = answer
-    responses = document["paths"][template]["get"]["responses"]
+    responses = document["paths"][template][method]["responses"]
     assert str(status) in responses, (template, status, body[:200])
     content = responses[str(status)]["content"]
     assert media in content, (template, status, media, list(content))
@@ -78,6 +81,8 @@ async def test_the_document_is_openapi_3_1_and_every_answer_fits_it(server, play
     values = {"name": ann.name, "game_id": rated.game_id}
     asked = {}
     for template in document["paths"]:
+        if template.startswith("/api/admin/"):
+            continue  # the operator's: below, on a server with an admin token
         path = template.format(**values)
         asked[template] = answer = await fetch(server, path)
         assert answer[0] == 200, (path, answer)
@@ -101,3 +106,41 @@ async def test_the_document_is_openapi_3_1_and_every_answer_fits_it(server, play
         answer = await fetch(server, path)
         assert answer[0] in (400, 404), (path, answer)
         check(document, template, answer)
+
+
+async def test_every_admin_answer_fits_the_document(start_server, player):
+    server = await start_server(admin_token=TOKEN)
+    document = json.loads((await fetch(server, "/api/openapi.json"))[2])
+    ann, bob = await player(server), await player(server)
+    rated = await seek_pair(ann, bob, RATED)
+    await raced(rated)
+    await ann.send(type="report", game_id=rated.game_id, reason="fast")
+    await ann.recv("reported")
+    values = {"name": bob.name, "game_id": rated.game_id}
+    bodies = {"rename": {"reason": "r", "name": bob.name}}  # to the name it has: no change
+    operations = [
+        (template, method)
+        for template, ops in document["paths"].items()
+        if template.startswith("/api/admin/")
+        for method in ops
+    ]
+    # Reads first, then actions; the forget last, as it leaves nobody to act on.
+    operations.sort(key=lambda op: (op[1] == "post", op[0].endswith("/forget")))
+    for template, method in operations:
+        action = template.rsplit("/", 1)[-1]
+        body = bodies.get(action, {"reason": "checking the document"}) if method == "post" else None
+        path = template.format(**values).removeprefix("/api/admin/")
+        status, headers, answer = await admin(server, method.upper(), path, body)
+        assert status == 200, (template, answer)
+        raw = (status, headers["content-type"], json.dumps(answer).encode())
+        check(document, template, raw, method)
+    for template, method, path, token in (
+        ("/api/admin/log", "get", "log", "wrong"),
+        ("/api/admin/players/{name}/ban", "post", "players/nobody_here/ban", TOKEN),
+        ("/api/admin/races/{game_id}/annul", "post", f"races/{rated.game_id}/annul", TOKEN),
+    ):
+        body = {"reason": "again"} if method == "post" else None
+        status, headers, answer = await admin(server, method.upper(), path, body, token=token)
+        assert status in (401, 404, 409), (path, answer)
+        check(document, template, (status, headers["content-type"], json.dumps(answer).encode()),
+              method)  # fmt: skip

@@ -53,7 +53,32 @@ def test_an_admin_path_with_a_body_and_a_token_is_one_entry() -> None:
         "required": True,
         "schema": {"type": "string"},
     }
-    assert "securitySchemes" not in document()["components"]
+    public = tuple(endpoint for endpoint in ENDPOINTS if not endpoint.bearer)
+    assert "securitySchemes" not in document(public)["components"]
+
+
+def test_every_admin_path_is_in_the_document_behind_the_token() -> None:
+    made = document()
+    admin = {path: ops for path, ops in made["paths"].items() if path.startswith("/api/admin/")}
+    assert set(admin) >= {
+        "/api/admin/players/{name}/ban", "/api/admin/players/{name}/unban",
+        "/api/admin/players/{name}/rename", "/api/admin/players/{name}/forget",
+        "/api/admin/players/{name}/bot", "/api/admin/players/{name}/clear",
+        "/api/admin/races/{game_id}/annul", "/api/admin/review", "/api/admin/log",
+        "/api/admin/review/players/{name}", "/api/admin/review/races/{game_id}",
+    }  # fmt: skip
+    for ops in admin.values():
+        for operation in ops.values():
+            assert operation["security"] == [{"admin": []}]
+            assert "401" in operation["responses"]
+    ban = admin["/api/admin/players/{name}/ban"]["post"]
+    body = made["components"]["schemas"]["AdminOrder"]
+    assert ban["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith(
+        "/AdminOrder"
+    )
+    assert body["required"] == ["reason"]
+    answer = made["components"]["schemas"]["PlayerStanding"]["properties"]
+    assert {"name", "banned"} <= set(answer)
 
 
 def test_a_summary_says_result_and_reason_as_game_over_does() -> None:

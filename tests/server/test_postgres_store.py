@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 CLEO = Identity("p-cleo", "Cleo", "hash-cleo", 1.0)
-TABLES = ["journal", "live_races", "players", "races", "schema_version"]
+TABLES = ["actions", "journal", "live_races", "marks", "players", "races", "schema_version"]
 KILL = b"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s"
 """Ends every connection to a database, as a server restart or a failover does."""
 
