@@ -171,6 +171,8 @@ class Lobby(LobbyNews):
                 continue
             player = self.known(player_id, name)
             player.race, player.last_race, player.finished = race, None, None
+            if race.kind.ranked:  # their first daily race of its day, even before it is kept
+                player.last_daily = max(filter(None, (player.last_daily, race.kind.daily)))
         return self._after_race(race, [*out, Wake(race.game_id, race.next_deadline())])
 
     # -- commands --------------------------------------------------------------
