@@ -57,11 +57,13 @@ __all__ = [
     "board",
     "day_row",
     "draw",
+    "next_day",
     "previous_day",
     "ranks",
     "results",
     "results_count",
     "streaks",
+    "utc_day",
 ]
 
 _INSERT_DAY = (
@@ -117,9 +119,19 @@ class Streaks(NamedTuple):
     best: int
 
 
+def utc_day(wall: float) -> str:
+    """The UTC day (``YYYY-MM-DD``) at wall-clock ``wall``: how the store names days."""
+    return datetime.datetime.fromtimestamp(wall, datetime.UTC).date().isoformat()
+
+
 def previous_day(day: str) -> str:
     """The UTC day before ``day`` (``YYYY-MM-DD``)."""
     return (datetime.date.fromisoformat(day) - datetime.timedelta(days=1)).isoformat()
+
+
+def next_day(day: str) -> str:
+    """The UTC day after ``day``."""
+    return (datetime.date.fromisoformat(day) + datetime.timedelta(days=1)).isoformat()
 
 
 def draw(day: str, seed: bytes, wall: float | None = None) -> Script[DailyRow]:
@@ -154,9 +166,12 @@ def results(record: FinishedRace, ended_wall: float) -> list[Statement]:
     ]
 
 
-async def board(store: Store, day: str) -> list[DailyPlace]:
-    """``day``'s ranked races, best first."""
-    return await store.read(_BOARD, (day,), _places)
+async def board(store: Store, day: str, limit: int | None = None) -> list[DailyPlace]:
+    """``day``'s ranked races, best first; the first ``limit`` of them if not None (their
+    ranks are the same: :func:`ranks` looks only at the races before each)."""
+    if limit is None:
+        return await store.read(_BOARD, (day,), _places)
+    return await store.read(_BOARD + " LIMIT ?", (day, limit), _places)
 
 
 async def results_count(store: Store, day: str) -> int:

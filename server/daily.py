@@ -1,0 +1,140 @@
+"""The day it is, on every worker: the daily deal's glue between the store and the lobby core.
+
+Theory of operation
+-------------------
+The lobby core's daily desk (:mod:`core.daily`) has no calendar: it is told the
+day (:class:`~core.daily.DailyDeal`: the date, the seed, the best clear so far,
+the board) and decides the rest. :class:`DailyWatch` tells it, on each worker:
+
+* At start, before any race is restored (a restored daily race ends on its
+  day's board): today's and tomorrow's seeds are drawn if nobody drew them
+  (:func:`server.store.daily.draw`: a seed from ``secrets``, insert-if-absent,
+  then read, so every worker deals from the same row and a day is committed a
+  day before it begins), and today's deal, best clear and board are read.
+* At 00:00 UTC by the wall clock (injected: ``wall``), every worker rolls over
+  on its own: it draws and reads the new day as at start. A race started
+  before midnight keeps its day (:class:`~core.race_kind.RaceKind`) and ends
+  on that day's board, which the desk keeps a day longer.
+* Between, every :data:`POLL_S` seconds, the count of today's ranked races is
+  read (one indexed query); when it moved (a race kept here or by another
+  worker), the board and the best clear are read again. So a clear made on
+  one worker is the ghost on every worker within a poll, and the ranks that
+  ``game_over.daily`` tells are the store's, give or take the races of that
+  last poll.
+
+A store that cannot answer leaves the desk as it was: the next round tries
+again (before the first answer the desk refuses ``daily`` with ``unavailable``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import logging
+import secrets
+import time
+from typing import TYPE_CHECKING
+
+import engine
+from core.daily import DailyDeal
+from server.store import StoreError
+from server.store import daily as stored
+from server.store.daily import utc_day
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .app import GameServer
+
+__all__ = ["POLL_S", "DailyWatch", "seconds_to_midnight"]
+
+log = logging.getLogger("flowergarden.server")
+
+POLL_S = 2.0
+"""Seconds between two reads of the count of today's ranked races: how long a clear made on
+another worker takes at most, and a little more, to be the ghost here."""
+
+
+def seconds_to_midnight(wall: float) -> float:
+    """Seconds from ``wall`` to the next 00:00 UTC."""
+    now = datetime.datetime.fromtimestamp(wall, datetime.UTC)
+    midnight = datetime.datetime.combine(
+        now.date() + datetime.timedelta(days=1), datetime.time(), datetime.UTC
+    )
+    return (midnight - now).total_seconds()
+
+
+class DailyWatch:
+    """What one worker's lobby core knows of the daily deal (see the module docstring)."""
+
+    def __init__(
+        self, server: GameServer, *, wall: Callable[[], float] = time.time, poll: float = POLL_S
+    ) -> None:
+        self._server = server
+        self._wall = wall
+        self._poll = poll
+        self._row: stored.DailyRow | None = None
+        """The day's deal the lobby core was last told, or None before the store answered."""
+        self._count = -1
+        """How many ranked races the store had for it then."""
+        self._task: asyncio.Task[None] | None = None
+        self._failing = False
+        self.told: asyncio.Event = asyncio.Event()
+        """Set each time the lobby core is told the day (a test awaits it, clearing it)."""
+
+    def today(self) -> str:
+        """The day it is here: the one the lobby core knows, else the wall clock's."""
+        return utc_day(self._wall()) if self._row is None else self._row.day
+
+    async def begin(self) -> None:
+        """Draw and read today's deal, before races are restored (a failing store: later)."""
+        await self._round()
+
+    def start(self) -> None:
+        """Roll over at midnight and follow the board from now on."""
+        self._task = asyncio.create_task(self._watch(), name="daily")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _watch(self) -> None:
+        while True:
+            # Waking at midnight too: the rollover is this loop's round after it.
+            await asyncio.sleep(min(self._poll, seconds_to_midnight(self._wall())))
+            await self._round()
+
+    async def _round(self) -> None:
+        try:
+            day, row = utc_day(self._wall()), self._row
+            if row is None or day != row.day:
+                await self._roll(day)
+            elif await stored.results_count(self._server.store, day) != self._count:
+                await self._tell(row)
+        except StoreError as exc:  # the next round tries again; said once
+            if not self._failing:
+                log.warning("daily: cannot read the day's deal now: %s", exc)
+            self._failing = True
+        else:
+            self._failing = False
+
+    async def _roll(self, day: str) -> None:
+        """A new day here: it and the next are drawn if nobody has, and the core is told."""
+        store = self._server.store
+        row = await store.run(stored.draw(day, secrets.token_bytes(engine.SEED_SIZE)))
+        tomorrow = stored.next_day(day)
+        await store.run(stored.draw(tomorrow, secrets.token_bytes(engine.SEED_SIZE)))
+        await self._tell(row)
+        log.info("daily: the deal of %s, commit %s", day, row.commit)
+
+    async def _tell(self, row: stored.DailyRow) -> None:
+        """Tell the lobby core the day of ``row``, with its board and best clear as kept."""
+        store = self._server.store
+        board = await stored.board(store, row.day)
+        best = await stored.best(store, row.day)
+        self._server.lobby.daily_deal(DailyDeal(row.day, row.seed, best, tuple(board)))
+        self._row, self._count = row, len(board)
+        self.told.set()
