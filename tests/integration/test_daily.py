@@ -21,6 +21,7 @@ from server.store.daily import next_day, utc_day
 
 from .conftest import TIMEOUT, apply, legal
 from .test_api import get
+from .test_cluster import workers  # noqa: F401  (the fixture of two workers)
 
 if TYPE_CHECKING:
     from server.app import GameServer
@@ -241,3 +242,28 @@ async def test_the_daily_pages_and_streaks_are_in_the_openapi_document(server):
         schemas["DailyAnswer"]["properties"]
     )
     assert {"daily_streak", "daily_best_streak"} <= set(schemas["PlayerProfile"]["properties"])
+
+
+async def test_a_clear_on_one_worker_is_the_ghost_on_another(
+    workers,  # noqa: F811  (test_cluster's fixture, imported above)
+    player,
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    assert w1.daily.today() == w2.daily.today()
+    ann = await player(w1)
+    start, _ = await first_clear(w1, ann)
+
+    async def knows_the_best() -> None:  # within a poll of the store (server/daily.py)
+        while (info := w2.lobby.snapshot().daily) is None or info.best_ms is None:
+            w2.daily.told.clear()
+            await w2.daily.told.wait()
+
+    await asyncio.wait_for(knows_the_best(), TIMEOUT)
+    bob = await player(w2)
+    ghost_start = await daily(bob)
+    assert ghost_start["ghost"] == ann.name and ghost_start["commits"] == start["commits"]
+    assert w2.lobby.race(ghost_start["game_id"]) is not None  # raced where bob is
+    await bob.send(type="resign")
+    over = (await bob.until("game_over"))[-1]
+    assert over["daily"] == {"date": start["daily"], "ranked": True, "rank": 2, "time_ms": None}
+    assert over["seeds"][0] == (await w1.store.race(start["game_id"])).seeds[0]
