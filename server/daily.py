@@ -12,9 +12,11 @@ the board) and decides the rest. :class:`DailyWatch` tells it, on each worker:
   then read, so every worker deals from the same row and a day is committed a
   day before it begins), and today's deal, best clear and board are read.
 * At 00:00 UTC by the wall clock (injected: ``wall``), every worker rolls over
-  on its own: it draws and reads the new day as at start. A race started
-  before midnight keeps its day (:class:`~core.race_kind.RaceKind`) and ends
-  on that day's board, which the desk keeps a day longer.
+  on its own: the core is told the new day, read a day ahead, at once, so a
+  store that fails at midnight does not keep yesterday's deal (whose seed is
+  about to be revealed) on the tables; the day after is drawn next. A race
+  started before midnight keeps its day (:class:`~core.race_kind.RaceKind`)
+  and ends on that day's board, which the desk keeps a day longer.
 * Between, every :data:`POLL_S` seconds, the count of today's ranked races is
   read (one indexed query); when it moved (a race kept here or by another
   worker), the board and the best clear are read again. So a clear made on
@@ -78,6 +80,9 @@ class DailyWatch:
         """The day's deal the lobby core was last told, or None before the store answered."""
         self._count = -1
         """How many ranked races the store had for it then."""
+        self._next: stored.DailyRow | None = None
+        """Tomorrow's deal, drawn and read a day ahead: at midnight the core is told the new
+        day without waiting for the store."""
         self._task: asyncio.Task[None] | None = None
         self._failing = False
         self.told: asyncio.Event = asyncio.Event()
@@ -108,12 +113,16 @@ class DailyWatch:
             await self._round()
 
     async def _round(self) -> None:
+        store = self._server.store
         try:
             day, row = utc_day(self._wall()), self._row
             if row is None or day != row.day:
                 await self._roll(day)
-            elif await stored.results_count(self._server.store, day) != self._count:
+            elif await stored.results_count(store, day) != self._count:
                 await self._tell(row)
+            tomorrow = stored.next_day(day)
+            if self._next is None or self._next.day != tomorrow:
+                self._next = await store.run(stored.draw(tomorrow, _fresh_seed()))
         except StoreError as exc:  # the next round tries again; said once
             if not self._failing:
                 log.warning("daily: cannot read the day's deal now: %s", exc)
@@ -122,12 +131,18 @@ class DailyWatch:
             self._failing = False
 
     async def _roll(self, day: str) -> None:
-        """A new day here: it and the next are drawn if nobody has, and the core is told."""
-        store = self._server.store
-        row = await store.run(stored.draw(day, secrets.token_bytes(engine.SEED_SIZE)))
-        tomorrow = stored.next_day(day)
-        await store.run(stored.draw(tomorrow, secrets.token_bytes(engine.SEED_SIZE)))
-        await self._tell(row)
+        """A new day here: the core is told it, drawn a day ahead if it was (a new day's
+        board is empty: the next poll reads what other workers kept meanwhile), else drawn
+        now if nobody has, and read with its board."""
+        ahead = self._next
+        if ahead is not None and ahead.day == day:
+            self._server.lobby.daily_deal(DailyDeal(day, ahead.seed))
+            self._row, self._count = ahead, 0
+            self.told.set()
+            row = ahead
+        else:
+            row = await self._server.store.run(stored.draw(day, _fresh_seed()))
+            await self._tell(row)
         log.info("daily: the deal of %s, commit %s", day, row.commit)
 
     async def _tell(self, row: stored.DailyRow) -> None:
@@ -138,3 +153,8 @@ class DailyWatch:
         self._server.lobby.daily_deal(DailyDeal(row.day, row.seed, best, tuple(board)))
         self._row, self._count = row, len(board)
         self.told.set()
+
+
+def _fresh_seed() -> bytes:
+    """A seed for a day nobody drew yet: the system's randomness, at the edge."""
+    return secrets.token_bytes(engine.SEED_SIZE)
