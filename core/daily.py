@@ -100,12 +100,16 @@ class _Board:
     def __init__(self, places: tuple[DailyPlace, ...]) -> None:
         self.keys = sorted(board_key(place.time_ms, place.count) for place in places)
         self.games = {place.game_id for place in places}
+        self.names = {place.name.casefold() for place in places}
+        """Who is on it: a player already there (ranked on another worker, the store
+        says) is not ranked again here, whatever this lobby's mark says."""
 
     def add(self, place: DailyPlace) -> int:
         """``place`` enters the board (once): its rank, shared with any equal to it."""
         key = board_key(place.time_ms, place.count)
         if place.game_id not in self.games:
             self.games.add(place.game_id)
+            self.names.add(place.name.casefold())
             bisect.insort(self.keys, key)
         return bisect.bisect_left(self.keys, key) + 1
 
@@ -150,7 +154,8 @@ class DailyDesk:
         deal = self._deal
         assert deal is not None
         best = self._best if ghost else None
-        ranked = not player.bot and player.last_daily != deal.date
+        on_board = player.name.casefold() in self._boards[deal.date].names
+        ranked = not player.bot and player.last_daily != deal.date and not on_board
         player.last_daily = deal.date
         kind = RaceKind(daily=deal.date, ranked=ranked, ghost=best)
         dealer = engine.SeedDealer(deal.seed)

@@ -131,6 +131,16 @@ def test_the_store_tells_the_lobby_who_raced_today_already() -> None:
     assert race_daily(lobby, "bob", 4.0).kind.ranked is False
 
 
+def test_a_player_on_the_days_board_is_not_ranked_again_whatever_this_lobby_knows() -> None:
+    # Ann raced today on another worker; this lobby holds her since with no mark.
+    board = (DailyPlace("g-elsewhere", "Ann", None, 12),)
+    lobby = new_lobby(DailyDeal(DAY, SEED, board=board), players=())
+    lobby.connect("ann", "ANN", 0.0)
+    lobby.connect("bob", "Bob", 0.0)
+    ann, bob = race_daily(lobby, "ann", 1.0), race_daily(lobby, "bob", 1.0)
+    assert (ann.kind.ranked, bob.kind.ranked) == (False, True)
+
+
 def test_a_declared_bot_is_never_ranked_and_never_on_the_board() -> None:
     lobby = new_lobby(DailyDeal(DAY, SEED), players=())
     lobby.connect("robo", "Robo", 0.0, bot=True)
