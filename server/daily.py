@@ -19,7 +19,7 @@ the board) and decides the rest. :class:`DailyWatch` tells it, on each worker:
   and ends on that day's board, which the desk keeps a day longer.
 * Between, every :data:`POLL_S` seconds, the count of today's ranked races is
   read (one indexed query); when it moved (a race kept here or by another
-  worker), the board and the best clear are read again. So a clear made on
+  worker), the races kept since the last read and the best clear are read. So a clear made on
   one worker is the ghost on every worker within a poll, and the ranks that
   ``game_over.daily`` tells are the store's, give or take the races of that
   last poll.
@@ -39,7 +39,7 @@ import time
 from typing import TYPE_CHECKING
 
 import engine
-from core.daily import DailyDeal
+from core.daily import DailyDeal, DailyPlace
 from server.store import StoreError
 from server.store import daily as stored
 from server.store.daily import utc_day
@@ -49,10 +49,12 @@ if TYPE_CHECKING:
 
     from .app import GameServer
 
-__all__ = ["POLL_S", "DailyWatch", "seconds_to_midnight"]
+__all__ = ["MARGIN_S", "POLL_S", "DailyWatch", "seconds_to_midnight"]
 
 log = logging.getLogger("flowergarden.server")
 
+MARGIN_S = 60.0
+"""How far before the latest race it has read a worker reads the board again (``_tell``)."""
 POLL_S = 2.0
 """Seconds between two reads of the count of today's ranked races: how long a clear made on
 another worker takes at most, and a little more, to be the ghost here."""
@@ -80,6 +82,10 @@ class DailyWatch:
         """The day's deal the lobby core was last told, or None before the store answered."""
         self._count = -1
         """How many ranked races the store had for it then."""
+        self._places: dict[str, DailyPlace] = {}
+        """Today's ranked races as read so far, by game id."""
+        self._latest = 0.0
+        """The latest ``ended`` among them (wall-clock seconds)."""
         self._next: stored.DailyRow | None = None
         """Tomorrow's deal, drawn and read a day ahead: at midnight the core is told the new
         day without waiting for the store."""
@@ -118,8 +124,8 @@ class DailyWatch:
             day, row = utc_day(self._wall()), self._row
             if row is None or day != row.day:
                 await self._roll(day)
-            elif await stored.results_count(store, day) != self._count:
-                await self._tell(row)
+            elif (count := await stored.results_count(store, day)) != self._count:
+                await self._tell(row, count)
             tomorrow = stored.next_day(day)
             if self._next is None or self._next.day != tomorrow:
                 self._next = await store.run(stored.draw(tomorrow, _fresh_seed()))
@@ -135,6 +141,7 @@ class DailyWatch:
         board is empty: the next poll reads what other workers kept meanwhile), else drawn
         now if nobody has, and read with its board."""
         ahead = self._next
+        self._places, self._latest = {}, 0.0
         if ahead is not None and ahead.day == day:
             self._server.lobby.daily_deal(DailyDeal(day, ahead.seed))
             self._row, self._count = ahead, 0
@@ -142,17 +149,32 @@ class DailyWatch:
             row = ahead
         else:
             row = await self._server.store.run(stored.draw(day, _fresh_seed()))
-            await self._tell(row)
+            await self._tell(row, await stored.results_count(self._server.store, day))
         log.info("daily: the deal of %s, commit %s", day, row.commit)
 
-    async def _tell(self, row: stored.DailyRow) -> None:
-        """Tell the lobby core the day of ``row``, with its board and best clear as kept."""
+    async def _tell(self, row: stored.DailyRow, count: int) -> None:
+        """Tell the lobby core the day of ``row``, with its board (of ``count`` races, the
+        store said) and best clear as kept.
+
+        Only the races kept since the last read, less :data:`MARGIN_S`, are read (a
+        record's ``ended`` is its worker's wall clock, and records commit out of that
+        order by as much as a batch waits); if fewer than ``count`` are known then, some
+        came later than that (a store that was failing): the whole board is read.
+        """
         store = self._server.store
-        board = await stored.board(store, row.day)
+        await self._read_places(row.day, self._latest - MARGIN_S)
+        if len(self._places) < count:
+            await self._read_places(row.day, 0.0)
         best = await stored.best(store, row.day)
-        self._server.lobby.daily_deal(DailyDeal(row.day, row.seed, best, tuple(board)))
+        board = tuple(self._places.values())
+        self._server.lobby.daily_deal(DailyDeal(row.day, row.seed, best, board))
         self._row, self._count = row, len(board)
         self.told.set()
+
+    async def _read_places(self, day: str, since: float) -> None:
+        for place, ended in await stored.since(self._server.store, day, since):
+            self._places[place.game_id] = place
+            self._latest = max(self._latest, ended)
 
 
 def _fresh_seed() -> bytes:

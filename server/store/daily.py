@@ -62,6 +62,7 @@ __all__ = [
     "ranks",
     "results",
     "results_count",
+    "since",
     "streaks",
     "utc_day",
 ]
@@ -85,12 +86,20 @@ _BEST_STREAK = (
     "UPDATE players SET daily_best_streak = daily_streak"
     " WHERE id = ? AND daily_streak > daily_best_streak"
 )
+_ORDER = "ORDER BY time_ms IS NULL, time_ms, count DESC, ended, race_id"
 _BOARD = (
-    "SELECT d.race_id, p.name, d.time_ms, d.count FROM daily_results AS d"
-    " JOIN players AS p ON p.id = d.player_id WHERE d.day = ?"
-    " ORDER BY d.time_ms IS NULL, d.time_ms, d.count DESC, d.ended, d.race_id"
+    "SELECT d.race_id, p.name, d.time_ms, d.count FROM"
+    f" (SELECT race_id, player_id, time_ms, count, ended FROM daily_results WHERE day = ? {_ORDER}"
+    "{}) AS d JOIN players AS p ON p.id = d.player_id"
+    f" {_ORDER.replace('BY ', 'BY d.').replace(', ', ', d.')}"
 )
-"""A day's ranked races, best first (:func:`core.daily.board_key`), earlier first if equal."""
+"""A day's ranked races (``{}``: all, or `` LIMIT ?``), best first (:func:`core.daily.board_key`),
+earlier first if equal: a page's rows are found before any is joined to its player's name."""
+_SINCE = (
+    "SELECT d.race_id, p.name, d.time_ms, d.count, d.ended FROM daily_results AS d"
+    " JOIN players AS p ON p.id = d.player_id WHERE d.day = ? AND d.ended >= ?"
+)
+"""A day's ranked races kept from a moment on, in no order (what a worker's poll reads)."""
 _COUNT = "SELECT count(*) FROM daily_results WHERE day = ?"
 # CAST: PostgreSQL keeps moves as jsonb; text reads the same on both (as reads.RACE).
 _BEST = (
@@ -167,11 +176,17 @@ def results(record: FinishedRace, ended_wall: float) -> list[Statement]:
 
 
 async def board(store: Store, day: str, limit: int | None = None) -> list[DailyPlace]:
-    """``day``'s ranked races, best first; the first ``limit`` of them if not None (their
-    ranks are the same: :func:`ranks` looks only at the races before each)."""
+    """``day``'s ranked races, best first; the first ``limit`` of them if not None, whose
+    ranks are the same as on the whole board (:func:`ranks` looks only at those before)."""
     if limit is None:
-        return await store.read(_BOARD, (day,), _places)
-    return await store.read(_BOARD + " LIMIT ?", (day, limit), _places)
+        return await store.read(_BOARD.format(""), (day,), _places)
+    return await store.read(_BOARD.format(" LIMIT ?"), (day, limit), _places)
+
+
+async def since(store: Store, day: str, wall: float) -> list[tuple[DailyPlace, float]]:
+    """``day``'s ranked races recorded at ``wall`` or later (by their ``ended``), each with
+    its ``ended``, in no order."""
+    return await store.read(_SINCE, (day, wall), _places_ended)
 
 
 async def results_count(store: Store, day: str) -> int:
@@ -218,6 +233,11 @@ def _places(rows: list[Row]) -> list[DailyPlace]:
         DailyPlace(str(game_id), str(name), None if ms is None else int(str(ms)), int(str(count)))
         for game_id, name, ms, count in rows
     ]
+
+
+def _places_ended(rows: list[Row]) -> list[tuple[DailyPlace, float]]:
+    places = _places([row[:4] for row in rows])
+    return [(place, float(str(row[4]))) for place, row in zip(places, rows, strict=True)]
 
 
 def _ghost(row: Row) -> Ghost:

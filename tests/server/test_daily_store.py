@@ -102,6 +102,18 @@ async def test_a_ranked_race_enters_the_board_and_gives_the_ghost(store: Store) 
     assert await daily.best(store, DAY) == Ghost("Ann", line)
 
 
+async def test_a_page_of_the_board_and_the_races_kept_since_a_moment(store: Store) -> None:
+    await keep(store, daily_race("g-slow", last_ms=9000), ended=5000.0)
+    await keep(store, daily_race("g-fast", player=BOB.player_id, last_ms=3000), ended=6000.0)
+    assert [place.game_id for place in await daily.board(store, DAY, 1)] == ["g-fast"]
+    assert [place.game_id for place in await daily.board(store, DAY)] == ["g-fast", "g-slow"]
+    assert [(place.game_id, ended) for place, ended in await daily.since(store, DAY, 5500.0)] == [
+        ("g-fast", 6000.0)
+    ]
+    assert len(await daily.since(store, DAY, 0.0)) == 2
+    assert await daily.since(store, "2026-03-15", 0.0) == []
+
+
 async def test_only_the_first_ranked_race_of_a_day_is_kept(store: Store) -> None:
     await keep(store, daily_race("g-first", last_ms=9000))
     await keep(store, daily_race("g-again", last_ms=1000))  # two workers thought it first
