@@ -126,8 +126,8 @@ async def test_a_clear_is_ranked_and_raced_as_the_ghost_at_its_times(server, pla
     assert all(m["seat"] == 1 for m in ghost)
     times = [m["t_ms"] for m in ghost]
     assert times == sorted(times)
-    # Each at her time, give or take a timer's lateness.
-    assert all(0 <= m["t_ms"] - a["t_ms"] < 250 for m, a in zip(ghost, acks, strict=True))
+    # Each at her time, never before it, give or take a timer's lateness on a busy machine.
+    assert all(0 <= m["t_ms"] - a["t_ms"] < 500 for m, a in zip(ghost, acks, strict=True))
     assert (seen[-1]["winner"], seen[-1]["reason"]) == (1, "cleared")
     assert seen[-1]["daily"] == {"date": day, "ranked": True, "rank": 2, "time_ms": None}
     # With ghost: false, the bot again.
