@@ -37,6 +37,7 @@ from server.store import StoreError
 from server.transport.logbudget import LogBudget
 from server.transport.responses import http_response, json_bytes_response
 
+from . import arena_pages
 from .export import iso_date, race_record, summary
 from .models import ErrorAnswer, LeaderboardAnswer, LeaderLine, PlayerProfile, RaceHistory
 from .openapi import GAME_ID_PATTERN, HISTORY_LIMIT, LEADERBOARD_LIMIT, LIMIT_DIGITS, document
@@ -124,6 +125,10 @@ class Api:
                 return self._history(name, query_limit(query, HISTORY_LIMIT), before)
             case ["races", game_id]:
                 return self._race(game_id)
+            case ["arenas"]:
+                return arena_pages.arenas(self.store)
+            case ["arenas", arena_id]:
+                return arena_pages.arena(self.store, arena_id)
         raise ApiRefused(HTTPStatus.NOT_FOUND, "not_found", "no such path; see /api/openapi.json")
 
     async def _leaderboard(self, limit: int) -> LeaderboardAnswer:
