@@ -31,7 +31,8 @@ next race, so that a ``rematch`` whose offer lapsed is told so
 (:meth:`Race.watch <core.race.Race.watch>`), so every event it makes names
 them, the one that ends it included. What the lobby holds and answers is its
 base class, :class:`~core.lobby_state.LobbyState`; what a worker does with races
-it may no longer own, :class:`~core.lobby_handover.LobbyHandover`.
+it may no longer own, :class:`~core.lobby_handover.LobbyHandover`; the glue's news
+of the day, the arenas and the operator's actions, :class:`~core.lobby_news.LobbyNews`.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from .bots import is_bot
 from .daily import DailyDesk
 from .events import Output, Refused, Send, Wake
 from .glicko2 import NEW, Glicko
-from .lobby_handover import LobbyHandover
+from .lobby_news import LobbyNews
 from .quick_match import BOT_TIMER, QUEUE, QuickMatch
 from .race import Race, SeatInfo
 from .race_kind import PLAIN
@@ -58,11 +59,9 @@ from .seeding import fresh_dealers
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable
 
-    from .arena_state import Entrant, ScheduledArena
     from .bot_policy import SeatPolicy
-    from .daily import DailyDeal
     from .lobby_player import LobbyPlayer
     from .race_kind import RaceKind
     from .seeding import Dealers
@@ -70,7 +69,7 @@ if TYPE_CHECKING:
 __all__ = ["ARENA_TIMER", "BOT_TIMER", "QUEUE", "ROOM_ALPHABET", "ROOM_CODE_LENGTH", "Lobby"]
 
 
-class Lobby(LobbyHandover):
+class Lobby(LobbyNews):
     """Players, queue, rooms and races of one server."""
 
     def __init__(
@@ -148,50 +147,6 @@ class Lobby(LobbyHandover):
             out.append(Send((player_id,), race.state(race.seat_of(player_id), now)))
         return [*out, *self._arenas.came_back(player, now)]
 
-    def daily_deal(self, deal: DailyDeal) -> None:
-        """The day it is (:class:`~core.daily.DailyDeal`): when the server starts, at
-        00:00 UTC, and when the day's best clear or board changes elsewhere."""
-        self._daily.set(deal)
-
-    def schedule_arena(self, spec: ScheduledArena, now: float) -> list[Output]:
-        """An arena the operator scheduled, or its new times (:mod:`core.arenas`)."""
-        return self._arenas.schedule(spec, now)
-
-    def restore_arena(
-        self, spec: ScheduledArena, entrants: Iterable[Entrant], now: float
-    ) -> list[Output]:
-        """An arena as the store kept it, after a restart or on another worker; its races
-        are this lobby's live races that name it, restored before or after it."""
-        return self._arenas.restore(spec, entrants, self._races.values(), now)
-
-    def clear_flags(self, player_id: str) -> None:
-        """The operator cleared ``player_id``'s flags: they may race rated again.
-
-        Nothing for a player this lobby does not hold: the store's count,
-        cleared too, comes with their next hello.
-        """
-        player = self._players.get(player_id)
-        if player is not None:
-            player.flags = 0
-
-    def update(
-        self,
-        player_id: str,
-        *,
-        name: str | None = None,
-        rating: Glicko | None = None,
-        bot: bool | None = None,
-    ) -> None:
-        """The operator changed a player: renamed them, annulled a race of theirs (their
-        rating as the store now has it), or marked them a bot. Races already started
-        keep what they started with; nothing for a player this lobby does not hold."""
-        player = self._players.get(player_id)
-        if player is None:
-            return
-        player.name = player.name if name is None else name
-        player.rating = player.rating if rating is None else rating
-        player.bot = player.bot if bot is None else bot
-
     def disconnect(self, player_id: str, now: float) -> list[Output]:
         """A player's connection is gone: they leave the queue, their room and what they watch."""
         player = self._players[player_id]
@@ -216,6 +171,8 @@ class Lobby(LobbyHandover):
                 continue
             player = self.known(player_id, name)
             player.race, player.last_race, player.finished = race, None, None
+            if race.kind.ranked:  # their first daily race of its day, even before it is kept
+                player.last_daily = max(filter(None, (player.last_daily, race.kind.daily)))
         return self._after_race(race, [*out, Wake(race.game_id, race.next_deadline())])
 
     # -- commands --------------------------------------------------------------

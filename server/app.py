@@ -282,7 +282,7 @@ class GameServer:
         self.peers.changed()  # one more online
         outputs = self.lobby.connect(
             identity.player_id, identity.name, self.clock(), conn.ip, identity.rating,
-            flags=identity.flags, bot=identity.bot,
+            flags=identity.flags, bot=identity.bot, last_daily=identity.last_daily,
         )  # fmt: skip
         self.deliver(outputs, identity.player_id, None)
 

@@ -130,3 +130,32 @@ async def test_an_arena_pairs_scores_pushes_and_ends_with_its_last_race_counted(
     assert kept["status"] == "finished" and places(kept) == places(final)
     _, _, listed = await get(server, "/api/arenas")
     assert [(a["arena_id"], a["status"]) for a in listed["arenas"]] == [(arena_id, "finished")]
+
+
+async def test_an_arena_survives_a_restart_with_its_standings(tmp_path, start_server, connect):
+    db = str(tmp_path / "arena.sqlite3")
+    first = await start_server(db=db, **LONG)
+    arena_id = await make_arena(first, 600.0)
+    clients = [await connect(first), await connect(first)]
+    for client in clients:
+        await client.hello()
+        await joined(client, arena_id)
+    ann, bob = clients
+    start, _ = await paired(ann, bob, arena_id)
+    winner, loser = (ann, bob) if start["seat"] == 0 else (bob, ann)
+    await resigned(loser, winner)
+    await paired(ann, bob, arena_id)
+    await first.close()
+    second = await start_server(db=db, **LONG)
+    assert second.lobby.has_arena(arena_id)
+    again = []
+    for client in (winner, loser):
+        back = await connect(second)
+        await back.hello(token=client.token)
+        again.append(back)
+    await again[1].send(type="resign")  # the race went on through the restart
+    over = (await again[0].until("game_over"))[-1]
+    assert sorted(over["arena"]["points"]) == [0, 2]
+    await paired(again[0], again[1], arena_id)  # and they are paired again
+    push = (await again[0].until("arena"))[-1]
+    assert places(push)[0] == (1, winner.name, 4, 2)  # two wins: 2 and 2 (no streak yet)
