@@ -7,15 +7,21 @@ code does). Redis lists the owners in one hash, ``fg:arenas`` (arena id ->
 worker), written by the owner: when it makes an arena, and when the arena
 finishes; and again each beat for an arena nobody lists (Redis came back empty).
 
-Failover: each :data:`~server.cluster.shared.BEAT`, a worker looks for arenas
-whose owner's lease has lapsed, claims them (one Lua script per arena: one
-winner) and takes them from the store, which grows each one's epoch and so
-fences out the dead owner (:mod:`server.arena_keeper`). The dead worker's races
-are taken first, by the same worker if nobody has them yet, so that the arena
-counts those it paired: an arena whose time is up finishes only once they end.
-Its joined players whose home was the dead worker get this one as their home,
-so their next hello lands here. A worker that starts takes the arenas listed
-under its own name (it ran before under it) and those nobody lists.
+Failover: a worker that takes a dead worker's races (:mod:`server.cluster.failover`)
+takes its arenas right after them, before it sends back the sockets proxied to
+the dead worker (:class:`ArenaFailover`): so an arena counts the races it paired
+(one whose time is up finishes only once they end), no race of it ends where the
+arena is not yet, and its players' next hello finds it. Each
+:data:`~server.cluster.shared.BEAT` a worker also looks for arenas whose owner's
+lease has lapsed (an owner with no race left). Each arena is claimed with one Lua
+script (one winner) and taken from the store, which grows its epoch and so fences
+out the dead owner (:mod:`server.arena_keeper`). Its joined players whose home was
+the dead worker get this one as their home. A worker that starts takes the arenas
+listed under its own name (it ran before under it) and those nobody lists.
+
+One limit: with three workers or more, a dead worker's races and arenas may be
+taken by different survivors (each race and arena is claimed on its own); a race
+that then ends away from its arena is not scored in it.
 """
 
 from __future__ import annotations
@@ -27,11 +33,13 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
+from typing_extensions import override
 
 from server.store.arena_rows import LISTED, kept_arena
 from server.store.reads import each
 
 from .cluster import Cluster
+from .failover import Failover
 from .shared import BEAT
 
 if TYPE_CHECKING:
@@ -106,16 +114,18 @@ class ArenaOwners:
         found = await self._client.hgetall(_OWNERS)
         return {_text(key): _text(value) for key, value in found.items()}
 
-    async def take_over(self, dead: str, owners: dict[str, str] | None = None) -> None:
-        """Take the arenas of ``dead`` that nobody has yet, after its races."""
+    async def take_over(self, dead: str) -> None:
+        """Take the races of ``dead`` (and with them its arenas, :class:`ArenaFailover`),
+        then the arenas of ``dead`` that nobody has yet: an arena with no race left."""
+        await self._cluster.failover.take_over(dead)
+        await self.claim(dead)
+
+    async def claim(self, dead: str) -> None:
+        """Take the arenas of ``dead`` that nobody has yet (its races are taken)."""
         async with self._taking_over:
-            owners = await self.owners() if owners is None else owners
+            owners = await self.owners()
             theirs = [arena_id for arena_id, owner in owners.items() if owner == dead]
-            if not theirs:
-                return
-            await self._cluster.failover.take_over(dead)  # its races first: see the docstring
-            claim = self._claim
-            args = [dead, self._cluster.worker]
+            claim, args = self._claim, [dead, self._cluster.worker]
             mine = {a for a in theirs if await claim(keys=[_OWNERS], args=[a, *args])}
             if mine:
                 await self._taken(mine, dead)
@@ -144,9 +154,24 @@ class ArenaOwners:
                 if time.monotonic() < cluster.failover.judge_after:
                     continue
                 for dead in workers - alive:
-                    await self.take_over(dead, owners)
+                    await self.take_over(dead)
             except (RedisError, OSError):  # Redis away: the arenas here go on
                 log.warning("cluster: the arenas' beat failed", exc_info=True)
+
+
+class ArenaFailover(Failover):
+    """The failover, taking a dead worker's arenas right after its races: before the
+    sockets proxied to it are sent back (1012), so that its players come back to their
+    arena, and no race of it ends where the arena is not yet."""
+
+    def __init__(self, cluster: ArenaCluster) -> None:
+        super().__init__(cluster)
+        self._arenas = cluster.arena_owners
+
+    @override
+    async def _restored(self, game_ids: set[str], dead: str) -> None:
+        await super()._restored(game_ids, dead)
+        await self._arenas.claim(dead)
 
 
 class ArenaCluster(Cluster):
@@ -156,6 +181,7 @@ class ArenaCluster(Cluster):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.arena_owners = ArenaOwners(self)
+        self.failover = ArenaFailover(self)
 
     async def start(self, glue: Glue) -> None:
         await super().start(glue)  # the races first: each arena counts those it paired

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from .conftest import Client
 
-LONG = {"idle_timeout": 3600.0, "grace": 3600.0}
+LONG: dict[str, Any] = {"idle_timeout": 3600.0, "grace": 3600.0}
 """Races that outlive the clock's jump past an arena's end."""
 WINNABLE_RULES = Rules.model_validate(WINNABLE)
 
