@@ -98,18 +98,21 @@ class Arenas:
 
     def let_go(self, arena_id: str) -> list[str]:
         """Another worker owns ``arena_id`` now: it leaves this lobby, and its races here
-        run on unscored. The ids of its joined players here who are online and not
-        racing: the glue sends them to its owner."""
+        run on unscored. The ids of its players here who are online and not racing
+        (one who just left it included: the store may not have kept that): the glue
+        sends them to its owner, to come back to the arena as it kept it."""
         arena = self._arenas.pop(arena_id, None)
         if arena is None:
             return []
         gone = []
         for entrant in arena.entrants.values():
             player = self._host.held(entrant.player_id)
-            if player is not None and player.arena == arena_id:
+            if player is None:
+                continue
+            if player.arena == arena_id:
                 player.arena = None
-                if player.online and player.race is None:
-                    gone.append(player.id)
+            if player.online and player.race is None:
+                gone.append(player.id)
         return gone
 
     def has(self, arena_id: str) -> bool:

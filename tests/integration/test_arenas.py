@@ -11,6 +11,8 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from protocol import Rules
+from server.store import arena_rows, open_store
+from server.store.reads import each
 
 from .admin_helpers import TOKEN, admin
 from .conftest import WINNABLE
@@ -159,3 +161,46 @@ async def test_an_arena_survives_a_restart_with_its_standings(tmp_path, start_se
     await paired(again[0], again[1], arena_id)  # and they are paired again
     push = (await again[0].until("arena"))[-1]
     assert places(push)[0] == (1, winner.name, 4, 2)  # two wins: 2 and 2 (no streak yet)
+
+
+async def test_a_recurring_schedule_makes_each_arena_once_across_restarts(
+    tmp_path, start_server, player
+):
+    db = str(tmp_path / "hourly.sqlite3")
+    plan = "every=60 minutes=60 name=Hourly deal=mirror winnable_only=true"
+    first = await start_server(db=db, arenas=plan)
+    await first.arena_schedule.make_due(time.time())  # as its task does at start
+    _, _, listed = await get(first, "/api/arenas")
+    made = [(a["arena_id"], a["status"]) for a in listed["arenas"]]
+    assert [status for _, status in made] == ["running", "upcoming"]
+    assert all(arena_id.startswith("hourly-") for arena_id, _ in made)
+    ann = await player(first)
+    await ann.send(type="lobby")
+    assert [a["status"] for a in (await ann.recv("lobby"))["arenas"]] == ["running", "upcoming"]
+    await first.close()
+    second = await start_server(db=db, arenas=plan)  # takes them back, makes none again
+    await second.arena_schedule.make_due(time.time())
+    _, _, again = await get(second, "/api/arenas")
+    assert [(a["arena_id"], a["status"]) for a in again["arenas"]] == made
+    assert all(second.lobby.has_arena(arena_id) for arena_id, _ in made)
+
+
+async def test_an_arena_another_process_took_is_let_go_of_and_its_change_never_told(
+    servers, start_server, player
+):
+    db = str(servers.tmp_path / "fenced.sqlite3")
+    server = await start_server(db=db)
+    arena_id = await make_arena(server)
+    ann = await player(server)
+    await joined(ann, arena_id)
+    other = open_store(db)  # another server, on the same store, takes the arena
+    await other.open()
+    (taken,) = await other.run(arena_rows.take({arena_id}))
+    assert taken.epoch == 2 and [e.name for e in taken.entrants] == [ann.name]
+    await ann.send(type="leave_arena", id="leave")  # a change the store refuses
+    seen = await ann.expect_close(1012)  # sent to the arena's new owner
+    assert all(message["type"] != "arena" for message in seen), seen
+    assert not server.lobby.has_arena(arena_id)
+    rows = await other.read(arena_rows.ENTRANTS, (arena_id,), each(arena_rows.entrant))
+    assert [(row.name, row.joined) for row in rows] == [(ann.name, True)]  # never kept
+    await other.close()
