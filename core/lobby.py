@@ -358,7 +358,7 @@ class Lobby(LobbyNews):
         self._rematches.lapse(player)
         out = [*self._quick_match.leave(player), *self._rooms.close(player)]
         self._stop_watching(player)
-        if player.race is None:
+        if player.race is None and not player.missed_over:  # else kept until they are told
             player.last_race = None
         return out
 
