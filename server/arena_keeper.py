@@ -3,11 +3,12 @@
 The arenas desk (:mod:`core.arenas`) decides everything about an arena; this is
 what it needs done with I/O, as :mod:`server.delivery` is for races:
 
-* :meth:`ArenaKeeper.create` keeps a new arena (:func:`server.store.arena_rows.schedule`)
-  and, if its id was free, gives it to this worker's lobby core: this worker owns
-  it, at epoch 1. The operator's ``POST /api/admin/arenas`` and the recurring
-  schedule (:mod:`server.arena_schedule`) both come here; workers that run the
-  same schedule make each arena once, and the one whose insert took owns it.
+* :meth:`ArenaKeeper.create` claims a new arena among the workers (the peers),
+  keeps it (:func:`server.store.arena_rows.schedule`) and, if its id was free,
+  gives it to this worker's lobby core: this worker owns it, at epoch 1. The
+  operator's ``POST /api/admin/arenas`` and the recurring schedule
+  (:mod:`server.arena_schedule`) both come here; workers that run the same
+  schedule make each arena once, whoever claims it first.
 * :meth:`ArenaKeeper.write` keeps each :class:`~core.events.ArenaChanged` under the
   epoch this worker owns the arena at, before the frames after it go out. A write
   the store refuses (a later take fenced this worker out) lets go of the arena:
@@ -80,12 +81,14 @@ class ArenaKeeper:
     ) -> KeptArena | None:
         """Keep a new arena and run it here; None, and nothing done, if its id is taken."""
         kept = KeptArena(arena_id, name, rules, starts_wall, ends_wall, "upcoming", 1)
-        if not await self._server.store.run(schedule(kept, time.time())):
+        server = self._server
+        if not await server.peers.claim_arena(arena_id):
+            return None  # another worker makes it, or made it
+        if not await server.store.run(schedule(kept, time.time())):
+            server.peers.arena_done(arena_id)
             return None
         log.info("arena %s (%s) scheduled from %s", arena_id, name, iso(starts_wall))
         self.epochs[arena_id] = 1
-        self._server.peers.arena_owned(arena_id, True)
-        server = self._server
         now = server.clock()
         spec = scheduled(kept, now, time.time())
         server.deliver(server.lobby.schedule_arena(spec, now), "", None)
@@ -121,7 +124,7 @@ class ArenaKeeper:
             raise ArenaFenced(f"arena {out.arena_id}: the store kept none of this write")
         if out.status == "finished" and self.epochs.pop(out.arena_id, None) is not None:
             log.info("arena %s finished", out.arena_id)
-            self._server.peers.arena_owned(out.arena_id, False)
+            self._server.peers.arena_done(out.arena_id)
 
     def _fenced(self, arena_id: str) -> None:
         """Another worker took ``arena_id``: it leaves here, and its free players go there."""

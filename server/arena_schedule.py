@@ -49,6 +49,8 @@ NAME_LENGTH = (1, 64)
 """An arena's name's shortest and longest length, in characters."""
 _EVERY = (1, 7 * 1440)
 _SLUG = re.compile(r"[^a-z0-9]+")
+_AGAIN = 60.0
+"""Seconds at most between two looks at the plans."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,19 +136,21 @@ class ArenaSchedule:
                 await self._task
 
     async def make_due(self, wall: float) -> float:
-        """Make the arenas due at ``wall``; when the next slot starts."""
+        """Make the arenas due at ``wall`` (those made already are left as they are); when
+        to look again: the next slot's start, or in :data:`_AGAIN` seconds if sooner (an
+        arena not made for a passing fault is made then)."""
         for plan in self._plans:
             for arena_id, starts in plan.slots(wall):
                 ends = starts + plan.minutes * 60.0
                 await self._keeper.create(arena_id, plan.name, plan.rules, starts, ends)
-        return min(plan.slots(wall)[-1][1] for plan in self._plans)
+        return min(wall + _AGAIN, *(plan.slots(wall)[-1][1] for plan in self._plans))
 
     async def _run(self) -> None:
         while True:
             try:
                 next_slot = await self.make_due(time.time())
-            except StoreError as exc:  # the store is away: try again in a minute
+            except StoreError as exc:  # the store is away: try again soon
                 log.warning("arena schedule: %s", exc)
-                next_slot = time.time() + 60.0
+                next_slot = time.time() + _AGAIN
             # A clock's time, not an event: the wall clock is what the plans count in.
             await asyncio.sleep(max(0.0, next_slot - time.time()) + 0.5)

@@ -136,8 +136,12 @@ class Peers(Protocol):
         """The store refused this worker's writes for ``game_id``, which has left it:
         take it back from the store, unless another worker runs it now."""
 
-    def arena_owned(self, arena_id: str, owned: bool) -> None:
-        """This worker owns ``arena_id`` now (made here), or no more (it finished)."""
+    async def claim_arena(self, arena_id: str) -> bool:
+        """Whether this worker may make ``arena_id`` and own it: nobody else lists it. Asked
+        before the arena is kept, so that no worker finds it kept and unowned."""
+
+    def arena_done(self, arena_id: str) -> None:
+        """``arena_id``, claimed here, is nobody's now: it finished, or was never made."""
 
 
 class Alone:
@@ -185,7 +189,10 @@ class Alone:
     def connections_elsewhere(self, address: str) -> int:
         return 0
 
-    def arena_owned(self, arena_id: str, owned: bool) -> None:
+    async def claim_arena(self, arena_id: str) -> bool:
+        return True
+
+    def arena_done(self, arena_id: str) -> None:
         return None
 
     def refused(self, game_id: str) -> None:

@@ -4,8 +4,11 @@ An arena is owned as a race is (:mod:`server.cluster.cluster`): the worker whose
 lobby core runs it pairs its players, so every player who joins it makes that
 worker their home (a ``join_arena`` anywhere else moves them there, as a room
 code does). Redis lists the owners in one hash, ``fg:arenas`` (arena id ->
-worker), written by the owner: when it makes an arena, and when the arena
-finishes; and again each beat for an arena nobody lists (Redis came back empty).
+worker), written by the owner: before it keeps a new arena in the store (so that
+no worker starting meanwhile finds it kept and unlisted, and takes it), when
+the arena finishes, and again each beat for an arena nobody lists (Redis came
+back empty). Workers that run the same schedule make each arena once: the
+first to list it makes it.
 
 Failover: a worker that takes a dead worker's races (:mod:`server.cluster.failover`)
 takes its arenas right after them, before it sends back the sockets proxied to
@@ -96,15 +99,24 @@ class ArenaOwners:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._beating
 
-    def owned(self, arena_id: str, owned: bool) -> None:
-        """This worker owns ``arena_id`` now, or no more (it finished)."""
-        self._cluster.tasks.spawn(self._list(arena_id, owned))
+    async def claim_new(self, arena_id: str) -> bool:
+        """List this worker as the owner of an arena it is about to make, unless another
+        worker lists one of that id (it made it, or is making it); False also while
+        Redis cannot say (logged): the arena is not made now."""
+        try:
+            return bool(await self._client.hsetnx(_OWNERS, arena_id, self._cluster.worker))
+        except (RedisError, OSError) as exc:
+            log.warning(
+                "cluster: arena %s not made: Redis cannot list its owner (%s)", arena_id, exc
+            )
+            return False
 
-    async def _list(self, arena_id: str, owned: bool) -> None:
-        if owned:
-            await self._client.hset(_OWNERS, arena_id, self._cluster.worker)
-        else:
-            await self._client.hdel(_OWNERS, arena_id)
+    def done(self, arena_id: str) -> None:
+        """This worker's arena finished, or was never made: nobody owns it."""
+        self._cluster.tasks.spawn(self._unlist(arena_id))
+
+    async def _unlist(self, arena_id: str) -> None:
+        await self._client.hdel(_OWNERS, arena_id)
 
     async def owner(self, arena_id: str) -> str | None:
         value = await self._client.hget(_OWNERS, arena_id)
@@ -199,5 +211,8 @@ class ArenaCluster(Cluster):
             return True
         return super().takes(player_id, message)
 
-    def arena_owned(self, arena_id: str, owned: bool) -> None:
-        self.arena_owners.owned(arena_id, owned)
+    async def claim_arena(self, arena_id: str) -> bool:
+        return await self.arena_owners.claim_new(arena_id)
+
+    def arena_done(self, arena_id: str) -> None:
+        self.arena_owners.done(arena_id)

@@ -79,6 +79,7 @@ async def schedule(keeper: ArenaKeeper, order: ArenaOrder) -> ArenaDetail:
     if ends <= now:
         raise ApiRefused(HTTPStatus.BAD_REQUEST, "bad_request", "the arena would end in the past")
     kept = await keeper.create(secrets.token_hex(8), order.name, order.rules, starts, ends)
-    assert kept is not None, "a fresh id of 64 random bits is free"
+    if kept is None:  # a fresh id of 64 random bits is free: the workers' Redis is away
+        raise ApiRefused(HTTPStatus.SERVICE_UNAVAILABLE, "unavailable", "try again later")
     status: ArenaStatus = "running" if starts <= now else "upcoming"  # as the core has it now
     return ArenaDetail(**_line(replace(kept, status=status)).model_dump(), standings=[])

@@ -8,7 +8,9 @@ end (:class:`~tests.integration.test_arenas.Ahead`), so nothing sleeps.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import time
 from typing import TYPE_CHECKING, Any
 
 from server.app import GameServer
@@ -19,6 +21,7 @@ from .admin_helpers import TOKEN, admin
 from .conftest import WINNABLE
 from .test_api import get
 from .test_arenas import LONG, Ahead, joined, places
+from .test_cluster import workers  # noqa: F401  (the fixture: two in-process workers)
 
 if TYPE_CHECKING:
     from tests.redis_service import RedisServer
@@ -113,3 +116,23 @@ async def test_an_arena_of_six_goes_on_and_finishes_when_its_owner_is_killed(
     assert sum(races for *_, races in places(final)) == 2 * 5  # five races, each counted
     _, _, kept = await get(survivor, f"/api/arenas/{arena_id}")
     assert kept["status"] == "finished" and places(kept) == places(final)
+
+
+async def test_two_workers_on_one_schedule_make_each_arena_once_joined_from_either(
+    workers: Any,  # noqa: F811  (the fixture imported above)
+    player: Any,
+) -> None:
+    plan = "every=60 minutes=60 name=Hourly deal=mirror winnable_only=true"
+    w1, w2 = await workers("w1", arenas=plan), await workers("w2", arenas=plan)
+    now = time.time()  # both make the slots at once, as each does at start
+    await asyncio.gather(w1.arena_schedule.make_due(now), w2.arena_schedule.make_due(now))
+    _, _, listed = await get(w1, "/api/arenas")
+    made = [(a["arena_id"], a["status"]) for a in listed["arenas"]]
+    assert [status for _, status in made] == ["running", "upcoming"]
+    for arena_id, _ in made:  # each run by one worker
+        assert [w1.lobby.has_arena(arena_id), w2.lobby.has_arena(arena_id)].count(True) == 1
+    running = made[0][0]
+    ann, bob = await player(w1), await player(w2)
+    for client in (ann, bob):  # one of them joins on the worker that does not run it
+        await joined(client, running)
+    await races_of([ann, bob])
