@@ -11,8 +11,9 @@ midnight UTC. ``minutes`` is each arena's length (1 to 1,440; ``every`` when
 left out); ``name`` its name (:data:`NAME_LENGTH`). Every other key is a field of the
 race rules (PROTOCOL.md, ``rules``).
 
-At start, and at each start of a slot, the server makes the arena of the
-slot under way (if it still runs) and of the next one, so the next is always
+At start, at each start of a slot and every :data:`_AGAIN` seconds, the server
+makes (if nobody has) the arena of the slot under way (if it still runs) and of
+the next one, so the next is always
 listed as upcoming. An arena's id is its plan's name and its start
 (``hourly-blitz-20261202T0500Z``): workers that run the same plans make each
 arena once (:meth:`~server.arena_keeper.ArenaKeeper.create`), and a restarted
