@@ -18,17 +18,15 @@ from server.arena_schedule import ARENA_MINUTES, NAME_LENGTH
 
 from .models import ApiAnswer
 
-__all__ = ["ARENA_ID_PATTERN", "ArenaDetail", "ArenaLine", "ArenaOrder", "ArenasAnswer"]
-
-ARENA_ID_PATTERN = r"^[0-9A-Za-z_-]{1,64}$"
-"""What an arena's id looks like: the operator's are 16 hex digits, the schedule's its
-plan's name and start (server/arena_schedule.py)."""
+__all__ = ["ArenaDetail", "ArenaLine", "ArenaOrder", "ArenasAnswer"]
 
 
 class ArenaLine(ApiAnswer):
     """One arena as ``GET /api/arenas`` lists it."""
 
     arena_id: str
+    """16 hex digits for the operator's; a recurring one's is its plan's name and start
+    (server/arena_schedule.py)."""
     name: str
     status: ArenaStatus
     rules: Rules
