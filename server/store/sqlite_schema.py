@@ -251,6 +251,34 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX daily_results_by_time ON daily_results (day, time_ms)",
     ),
+    # 10 -> 11: arenas (server/store/arena_rows.py): each one the operator scheduled, with
+    # its owner's epoch (fenced as a live race is), and each player who joined one.
+    (
+        """CREATE TABLE arenas (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            starts_at REAL NOT NULL,
+            ends_at REAL NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('upcoming', 'running', 'finished')),
+            epoch INTEGER NOT NULL DEFAULT 1,
+            created REAL NOT NULL
+        )""",
+        "CREATE INDEX arenas_by_status ON arenas (status, starts_at)",
+        """CREATE TABLE arena_entrants (
+            arena_id TEXT NOT NULL REFERENCES arenas(id),
+            player_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            bot INTEGER NOT NULL,
+            ord INTEGER NOT NULL,
+            joined INTEGER NOT NULL,
+            score INTEGER NOT NULL,
+            streak INTEGER NOT NULL,
+            races INTEGER NOT NULL,
+            last_opponent TEXT,
+            PRIMARY KEY (arena_id, player_id)
+        ) WITHOUT ROWID""",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""
 
