@@ -4,12 +4,12 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-PACKAGES := engine protocol core server client web bench
+PACKAGES := engine protocol core server client web lang bench
 HOST ?= 127.0.0.1
 PORT ?= 8765
 DB   ?= flowergarden.sqlite3
 
-.PHONY: help venv constraints image services serve play practice test lint typecheck pytest schema schema-js stats bench bench-quick bench-cluster chaos bot-pace clean
+.PHONY: help venv constraints image services serve play practice test lint typecheck pytest schema catalogues schema-js stats bench bench-quick bench-cluster chaos bot-pace clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -116,6 +116,9 @@ schema: $(STAMP)  ## regenerate protocol/schema/*.json and web/static/js/facts.j
 	$(BIN)/python -m protocol.schema
 	$(BIN)/python -m web.facts
 
+catalogues: $(STAMP)  ## regenerate the page's web/static/i18n/*.json from lang/locales (docs/translating.md)
+	$(BIN)/python -m web.catalogues
+
 # ajv, the second validator the published schemas are held to (tests/protocol/
 # test_schema_validators.py), from npm at the versions package-lock.json pins.
 # node and npm are Debian's packages (`make services`); without them the test is
@@ -133,7 +136,7 @@ schema-js:  ## install ajv for the schema tests (tests/schema_js), when npm is t
 stats: $(STAMP)  ## deal statistics with 95% confidence intervals
 	$(BIN)/python -m engine stats --deals 200000
 
-bench: $(BENCH_STAMP)  ## the benchmarks: engine, cores, store, restoring races, load, bots, fair play, then several workers (about 21 minutes)
+bench: $(BENCH_STAMP)  ## the benchmarks: engine, cores, store, restoring races, load, bots, fair play, an arena, then several workers (about 21 minutes)
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.core
 	$(BIN)/python -m bench.store
@@ -141,6 +144,7 @@ bench: $(BENCH_STAMP)  ## the benchmarks: engine, cores, store, restoring races,
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.bots
 	$(BIN)/python -m bench.fairplay
+	$(BIN)/python -m bench.arena
 	$(BIN)/python -m bench.cluster
 	$(BIN)/python -m bench.bus
 
@@ -149,6 +153,7 @@ bench-quick: $(BENCH_STAMP)  ## a short benchmark run (under a minute); the last
 	$(BIN)/python -m bench.core --quick
 	$(BIN)/python -m bench.store --quick
 	$(BIN)/python -m bench.restore --races 200
+	$(BIN)/python -m bench.arena --quick
 	$(BIN)/python -m bench.run --quick
 
 # It starts its own PostgreSQL and Redis (installed by `make services`).

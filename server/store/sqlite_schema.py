@@ -223,6 +223,62 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX players_unused ON players (games, last_seen)",
     ),
+    # 9 -> 10: the daily deal (server/store/daily.py): a race's kind (core/race_kind.py,
+    # JSON, null for a plain race) on live and finished races, so a restored daily race
+    # keeps its day and ghost; each day's seed and commit; each day's ranked races; and
+    # each player's streak.
+    (
+        "ALTER TABLE live_races ADD COLUMN kind TEXT",
+        "ALTER TABLE races ADD COLUMN kind TEXT",
+        "ALTER TABLE players ADD COLUMN daily_last TEXT",
+        "ALTER TABLE players ADD COLUMN daily_streak INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE players ADD COLUMN daily_best_streak INTEGER NOT NULL DEFAULT 0",
+        """CREATE TABLE daily_deals (
+            day TEXT PRIMARY KEY,
+            seed TEXT NOT NULL,
+            commitment TEXT NOT NULL,
+            drawn REAL NOT NULL
+        )""",
+        """CREATE TABLE daily_results (
+            day TEXT NOT NULL,
+            player_id TEXT NOT NULL REFERENCES players(id),
+            race_id TEXT NOT NULL UNIQUE REFERENCES races(id),
+            time_ms INTEGER,
+            count INTEGER NOT NULL,
+            flagged INTEGER NOT NULL DEFAULT 0,
+            ended REAL NOT NULL,
+            PRIMARY KEY (day, player_id)
+        )""",
+        "CREATE INDEX daily_results_by_time ON daily_results (day, time_ms)",
+    ),
+    # 10 -> 11: arenas (server/store/arena_rows.py): each one the operator scheduled, with
+    # its owner's epoch (fenced as a live race is), and each player who joined one.
+    (
+        """CREATE TABLE arenas (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            starts_at REAL NOT NULL,
+            ends_at REAL NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('upcoming', 'running', 'finished')),
+            epoch INTEGER NOT NULL DEFAULT 1,
+            created REAL NOT NULL
+        )""",
+        "CREATE INDEX arenas_by_status ON arenas (status, starts_at)",
+        """CREATE TABLE arena_entrants (
+            arena_id TEXT NOT NULL REFERENCES arenas(id),
+            player_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            bot INTEGER NOT NULL,
+            ord INTEGER NOT NULL,
+            joined INTEGER NOT NULL,
+            score INTEGER NOT NULL,
+            streak INTEGER NOT NULL,
+            races INTEGER NOT NULL,
+            last_opponent TEXT,
+            PRIMARY KEY (arena_id, player_id)
+        ) WITHOUT ROWID""",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""
 
