@@ -17,6 +17,7 @@ published while a subscription was down are lost.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -28,7 +29,7 @@ from core.backoff import REDIS
 from .shared import BEAT, LEASE
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Awaitable, Callable, Iterable
 
     from .cluster import Cluster
 
@@ -106,7 +107,14 @@ class Failover:
 
     async def adopt(self) -> None:
         """At start: the races listed under this worker's name (it ran before under
-        it, and died), and those no worker lists (Redis lost them while all were down)."""
+        it, and died), and those no worker lists (Redis lost them while all were down).
+
+        Tried again while Redis fails (a slow answer, on a loaded machine): a worker
+        that gave up here would only be started again, later.
+        """
+        await self.tried(self._adopt)
+
+    async def _adopt(self) -> None:
         cluster, shared = self._cluster, self._cluster.shared
         owners = await shared.owners()
         live = {start.game_id for start, _, _ in await cluster.store.live_races()}
@@ -202,12 +210,20 @@ class Failover:
         Tried again while Redis still refuses (its first answers after a
         restart may not be), with the delays of the one retry policy.
         """
-        for _, delay in zip(range(_SAY_AGAIN_TRIES), REDIS.delays(), strict=False):
+        with contextlib.suppress(RedisError, OSError):  # each failure is logged
+            await self.tried(self._say_again)
+
+    async def tried(self, call: Callable[[], Awaitable[None]]) -> None:
+        """``call``, tried again while Redis fails, with the delays of the one retry
+        policy; the last failure is raised."""
+        for attempt, delay in enumerate(REDIS.delays(), start=1):
             try:
-                await self._say_again()
+                await call()
                 return
             except (RedisError, OSError) as exc:
                 log.warning("cluster: Redis not ready yet (%s)", exc)
+                if attempt == _SAY_AGAIN_TRIES:
+                    raise
                 await asyncio.sleep(delay)  # a backoff, not a wait for an event
 
     async def _say_again(self) -> None:
