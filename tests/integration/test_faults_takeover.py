@@ -137,7 +137,7 @@ async def test_a_takeover_claims_and_names_homes_in_one_round_trip_each(
     workers, player, redis_server
 ) -> None:
     w1, w2 = await workers("w1"), await workers("w2")
-    games = [(await seek_pair(await player(w1), await player(w1), WINNABLE)).game_id for _ in "abc"]
+    games = [(await seek_pair(await player(w1), await player(w1), WINNABLE)).game_id for _ in "ab"]
     said: list[str] = []
     async with Redis.from_url(redis_server.url) as redis, redis.monitor() as monitor:
 
