@@ -41,8 +41,6 @@ _SAY_AGAIN_TRIES = 20
 STALE = LEASE - 1.0
 """Seconds without renewing its lease after which a worker holds its races: a second
 before another worker may judge the lease lapsed and take them."""
-_LAPSE_MARGIN = 0.05
-"""Seconds after a lease's end at which it is looked at again (Redis expires it by then)."""
 _WATCH = 0.25
 """Seconds between two looks at how long ago the lease was renewed."""
 
@@ -63,8 +61,6 @@ class Failover:
         self._watch: asyncio.TimerHandle | None = None
         self._taking: set[str] = set()
         """Dead workers whose races a takeover beside the beat is taking now."""
-        self._lapsing: set[str] = set()
-        """Workers whose lease lapses before the next beat, to be looked at as it does."""
 
     def start(self) -> None:
         self._beating = asyncio.create_task(self._beat(), name="cluster beat")
@@ -160,36 +156,15 @@ class Failover:
                 cluster.bus.still(cluster.bus.receivers)
                 owners = await shared.owners()
                 workers = set(owners.values()) | cluster.links.workers()
-                leases = await shared.leases(workers - {cluster.worker})
+                alive = await shared.alive(workers - {cluster.worker})
                 if time.monotonic() < self.judge_after:
                     continue
-                for dead in workers - leases.keys() - {cluster.worker}:
+                for dead in workers - alive - {cluster.worker}:
                     self._take_over_aside(dead, owners)
-                for worker, left in leases.items():
-                    if left < BEAT:  # it lapses before the next beat: look as it does
-                        self._at_lapse(worker, left)
             except Exception:  # Redis away: the races here go on; try again next beat
                 log.warning("cluster: beat failed", exc_info=True)
 
-    def _at_lapse(self, worker: str, left: float) -> None:
-        """Look at ``worker``'s lease again as it lapses, in ``left`` seconds: a dead
-        worker's races are taken over at its lease's end, not up to a beat after it."""
-        if worker in self._lapsing:
-            return
-        self._lapsing.add(worker)
-
-        async def look() -> None:
-            try:
-                await asyncio.sleep(left + _LAPSE_MARGIN)  # until the lease ends: the point
-                judging = time.monotonic() >= self.judge_after
-                if judging and not await self._cluster.shared.alive({worker}):
-                    self._take_over_aside(worker, None)
-            finally:
-                self._lapsing.discard(worker)
-
-        self._cluster.tasks.spawn(look())
-
-    def _take_over_aside(self, dead: str, owners: dict[str, str] | None) -> None:
+    def _take_over_aside(self, dead: str, owners: dict[str, str]) -> None:
         """Take ``dead``'s races in a task of its own, never inside the beat.
 
         A takeover may wait a long time (on the store's row locks of a worker

@@ -114,17 +114,6 @@ class Shared:
         found = await self.client.mget([f"fg:alive:{w}" for w in ordered])
         return {w for w, value in zip(ordered, found, strict=True) if value is not None}
 
-    async def leases(self, workers: set[str]) -> dict[str, float]:
-        """Seconds left on the lease of each of ``workers`` whose lease holds."""
-        ordered = sorted(workers)
-        async with self.client.pipeline(transaction=False) as pipe:
-            for worker in ordered:
-                pipe.pttl(f"fg:alive:{worker}")
-            found = await pipe.execute()
-        # -2: no lease; -1 (no expiry) is never set, and would hold for ever.
-        left = zip(ordered, found, strict=True)
-        return {w: LEASE if ms == -1 else ms / 1000 for w, ms in left if ms != -2}
-
     # -- homes -----------------------------------------------------------------
 
     async def home(self, player_id: str) -> str | None:
