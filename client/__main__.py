@@ -12,7 +12,7 @@ import sys
 
 __all__ = ["CLIENT_MODULES", "INSTALL_CLIENT", "main"]
 
-CLIENT_MODULES = ("textual", "rich")
+CLIENT_MODULES = ("textual", "rich", "babel")
 """What the ``client`` extra installs (pyproject.toml), as the modules the client imports.
 
 tests/client/test_extra.py holds the two lists together."""

@@ -31,6 +31,8 @@ from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 
 from pydantic import BaseModel, ValidationError
 
+from lang import t
+
 from .apidata import DailyBoard, Leaderboard, Profile, RacePage, RaceRecordData
 from .failures import address, failure, url_problem
 
@@ -99,16 +101,14 @@ class ApiClient:
         query = {"limit": limit, "before": before}
         missing = {
             "player_not_found": _no_player(name),
-            "race_not_found": f"the server lists no race {before} of {name}: start again (r)",
+            "race_not_found": t("api.no_page", id=str(before), name=name),
         }
         data = await self.get(path, query, missing=missing)
         return self._read(RacePage, data, path)
 
     async def race(self, game_id: str) -> RaceRecordData:
         path = f"/api/races/{quote(game_id, safe='')}"
-        data = await self.get(
-            path, missing={"race_not_found": f"the server has no finished race {game_id}"}
-        )
+        data = await self.get(path, missing={"race_not_found": t("api.no_race", id=game_id)})
         try:
             return RaceRecordData.of(data)
         except ValidationError as exc:
@@ -144,15 +144,15 @@ class ApiClient:
             reason = exc.reason if isinstance(exc.reason, BaseException) else OSError(exc.reason)
             raise self._unreachable(reason) from None
         except http.client.HTTPException:
-            words = f"{self.where} does not speak HTTP: not a Flower Garden server"
+            words = t("api.not_http", where=self.where)
             raise ApiError(words) from None
         except OSError as exc:  # a timeout or a reset while reading the answer
             raise self._unreachable(exc) from None
         if len(body) > MAX_BODY:
-            raise ApiError(f"{self.where} answered {path} with more than {MAX_BODY} bytes")
+            raise ApiError(t("api.too_big", where=self.where, path=path, bytes=MAX_BODY))
         data = _json(body)
         if not isinstance(data, dict):
-            raise ApiError(f"{self.where} did not answer {path} in JSON: an older server?")
+            raise ApiError(t("api.not_json", where=self.where, path=path))
         return data
 
     def _unreachable(self, exc: BaseException) -> ApiError:
@@ -170,17 +170,16 @@ class ApiClient:
         if status == 404 and code is not None and code in missing:
             words = missing[code]
         elif status == 404:
-            words = f"{self.where} has no race API at {path} (HTTP 404): an older server?"
+            words = t("api.no_api", where=self.where, path=path)
         elif status == 429:
-            words = f"{self.where} answers no more requests from this address for now: try again"
+            words = t("api.busy", where=self.where)
         elif status == 503 and code == "unavailable":
-            words = "the server cannot answer that right now; try again in a moment (r)"
+            words = t("api.unavailable")
         elif status >= 500:
-            words = f"{self.where} answered HTTP {status}: the server may be restarting"
+            words = t("fail.http_restarting", where=self.where, code=str(status))
         else:
-            words = f"{self.where} answered HTTP {status}" + (
-                f": {message or code}" if code else ""
-            )
+            words = t("api.http", where=self.where, code=str(status))
+            words += f": {message or code}" if code else ""
         return ApiError(words, status=status, code=code)
 
     def _read(self, model: type[M], data: dict[str, Any], path: str) -> M:
@@ -191,13 +190,13 @@ class ApiClient:
 
     def _shape(self, path: str, exc: ValidationError) -> ApiError:
         first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "the answer"
-        words = f"{self.where} answered {path} in an unknown shape: {where}: {first['msg']}"
+        where = ".".join(str(part) for part in first["loc"]) or "-"
+        words = t("api.shape", where=self.where, path=path, field=where, why=first["msg"])
         return ApiError(words)
 
 
 def _no_player(name: str) -> str:
-    return f"no player named {name} on this server"
+    return t("api.no_player", name=name)
 
 
 def _said(data: object) -> tuple[str | None, str]:

@@ -14,8 +14,11 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+import lang
+from lang import t
+
 from .apidata import rating_text, whole
-from .render import player_names, rules_words
+from .render import player_names, rules_words, versus
 from .result import rating_change_words, times_words
 from .timing import seconds_text
 from .words import outcome_words
@@ -52,7 +55,7 @@ def lookup_status(pending: bool, error: str, *, shown: bool) -> Text:
     if error:
         return Text(error, style="bold red")
     if pending:
-        return Text("updating…" if shown else "loading…", style=_DIM)
+        return Text(t("browse.updating" if shown else "browse.loading"), style=_DIM)
     return Text()
 
 
@@ -69,18 +72,21 @@ def render_profile(lookup: Lookup[Profile], name: str) -> Text:
     profile = lookup.value
     if profile is None:
         return Text(name, style="bold")
-    text = Text(profile.name, style="bold")
-    if profile.bot:
-        text.append(" (bot)")
-    text.append(f"   rating {rating_text(profile.rating, profile.provisional)}", style="magenta")
+    text = Text(player_names([profile.name], [profile.bot])[0], style="bold")
+    rating = rating_text(profile.rating, profile.provisional)
+    text.append("   " + t("profile.rating", rating=rating), style="magenta")
     if profile.provisional:
-        text.append("  (provisional: too few rated races to be sure)", style=_DIM)
-    text.append(f"\n{profile.races} races: ")
-    text.append(f"{profile.wins} won · {profile.draws} drawn · {profile.losses} lost")
-    best = "none yet" if profile.best_clear_ms is None else seconds_text(profile.best_clear_ms)
-    text.append(f"\nbest clear: {best}")
+        text.append("  " + t("profile.provisional"), style=_DIM)
+    text.append("\n" + t("profile.races", count=profile.races) + ": ")
+    text.append(t("profile.record", won=profile.wins, drawn=profile.draws, lost=profile.losses))
+    none = t("profile.none_yet")
+    best = none if profile.best_clear_ms is None else seconds_text(profile.best_clear_ms)
+    text.append("\n" + t("profile.best", best=best))
+    if profile.daily_streak or profile.daily_best_streak:
+        streaks = t("profile.streak", now=profile.daily_streak, best=profile.daily_best_streak)
+        text.append("\n" + streaks)
     if profile.joined:
-        text.append(f"\njoined {profile.joined[:10]}")
+        text.append("\n" + t("profile.joined", day=profile.joined[:10]))
     return text
 
 
@@ -102,11 +108,11 @@ def summary_cells(race: RaceSummary, name: str) -> tuple[str, ...]:
     other = 1 - me
     opponent = player_names(race.players, race.bots)[other]
     if race.result != "win" or race.winner is None:
-        result = "draw"
+        result = t("history.draw")
     elif seat is None:
-        result = f"{race.players[race.winner]} won"
+        result = t("result.won", winner=race.players[race.winner])
     else:
-        result = "won" if race.winner == seat else "lost"
+        result = t("history.won" if race.winner == seat else "history.lost")
     cards = f"{race.counts[me]}-{race.counts[other]}"
     t_ms = race.times_ms[me] if me < len(race.times_ms) else None
     time = "" if t_ms is None else seconds_text(t_ms)
@@ -125,12 +131,13 @@ def history_rows(history: History) -> list[tuple[str, Sequence[str]]]:
 def history_title(history: History) -> str:
     """``ann's races: 20 shown · n: older ones``."""
     shown = len(history.races)
+    title = t("history.title", name=history.name)
     if not history.loaded:
-        return f"{history.name}'s races"
+        return title
     if not shown:
-        return f"{history.name}'s races: none finished yet"
-    more = " · n: older ones" if history.more else " (all of them)"
-    return f"{history.name}'s races: {shown} shown{more} · Enter replays"
+        return f"{title}: {t('history.none')}"
+    more = t("history.more" if history.more else "history.all", count=shown)
+    return f"{title}: {more} · {t('history.enter_replays')}"
 
 
 # -- the replay ----------------------------------------------------------------
@@ -146,12 +153,12 @@ def replay_bar(replay: Replay, now: float) -> Text:
     for seat, before in enumerate(view.ratings):
         if before is not None:
             names[seat] += f" {before}"
-    text = Text("Replay", style="bold")
-    text.append(f" · time {_stopwatch(replay.position(now))}", style="bold")
+    text = Text(t("replay.title"), style="bold")
+    text.append(f" · {t('race.time', time=_stopwatch(replay.position(now)))}", style="bold")
     state = "ended" if replay.ended else "paused" if replay.paused else "playing"
-    text.append(f" · {replay.speed}x {state}", style="cyan")
+    text.append(f" · {replay.speed}x {t(f'replay.{state}')}", style="cyan")
     text.append(" · ")
-    text.append(" vs ".join(names), style="bold")
+    text.append(versus(names), style="bold")
     text.append(f" · {rules_words(view.rules)}")
     return text
 
@@ -160,7 +167,7 @@ def _stopwatch(ms: float) -> str:
     """``0:12.3``: the race's time to the tenth."""
     tenths = max(0, int(ms)) // 100
     minutes, rest = divmod(tenths, 600)
-    return f"{minutes}:{rest // 10:02d}.{rest % 10}"
+    return f"{minutes}:{lang.number(rest / 10, decimals=1).zfill(4)}"
 
 
 def replay_end(replay: Replay) -> Text:
@@ -180,7 +187,7 @@ def replay_end(replay: Replay) -> Text:
         if (change := replay.summary.change(seat)) is not None
     ]
     if changes:
-        text.append("\nrating: " + "   ·   ".join(changes))
+        text.append("\n" + t("result.rating", changes="   ·   ".join(changes)))
     if replay.verdict is not None:
         text.append("\n")
         text.append_text(verdict_text(replay.verdict))
@@ -191,10 +198,10 @@ def verdict_text(verdict: engine.Verdict) -> Text:
     """``record verified: …`` in green, or ``record NOT verified: <the first failure>`` loudly."""
     if verdict.ok:
         unproved = [check.name for check in verdict.checks if check.outcome == "not checkable"]
-        words = "record verified: every check passed"
+        words = t("record.verified")
         if unproved:
-            words += f" (not checkable: {', '.join(unproved)})"
+            words += " " + t("record.unchecked", checks=", ".join(unproved))
         return Text(words, style="green")
     failed = next(check for check in verdict.checks if check.outcome == "failed")
-    detail = _HEX.sub(r"\1…", failed.detail)
-    return Text(f"record NOT verified: {failed.name}: {detail}", style=_LOUD)
+    detail = _HEX.sub(r"\1…", failed.detail)  # the engine's own words for the check
+    return Text(t("record.failed", why=f"{failed.name}: {detail}"), style=_LOUD)

@@ -1,6 +1,7 @@
 """``flowergarden``: the command line of the terminal client.
 
-``flowergarden [--server URL] [--name NAME] [--seek | --create-room | --room CODE] [rules]``
+``flowergarden [--server URL] [--name NAME] [--seek | --create-room | --room CODE] [rules]
+[--lang LANG]``
 races on a server, by default with mirror, winnable-only rules; ``--bot LEVEL`` races a
 server's bot at once, ``--seek --bot-after SECONDS`` if nobody comes in that time
 (:data:`~client.options.RACE_RULES`); ``flowergarden practice [--seed N] [--any-layout]``
@@ -14,6 +15,7 @@ import locale
 import sys
 from typing import TYPE_CHECKING, Any, Literal
 
+import lang
 from protocol import BotRequest, Rules
 
 from .card_faces import glyphs_supported
@@ -28,6 +30,12 @@ __all__ = ["add_rules", "main", "parse_args"]
 
 
 def _add_display(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=f"the language of the screens: {', '.join(lang.LANGUAGES)} (default: the first of"
+        " LANGUAGE, LC_ALL, LC_MESSAGES and LANG that is set, else en)",
+    )
     parser.add_argument(
         "--ascii",
         action="store_true",
@@ -185,6 +193,10 @@ def parse_args(argv: Sequence[str] | None = None, *, encoding: str | None = None
     """Options from ``argv``; ``encoding`` is the terminal's, to decide on ASCII suits."""
     parser = _parser()
     args = parser.parse_args(argv)
+    try:  # first: the command line's own errors below speak the language chosen
+        lang.use(lang.choose(args.lang))
+    except ValueError as exc:
+        parser.error(str(exc))
     ascii = args.ascii or not glyphs_supported(encoding)
     if args.command == "practice":
         rules = Rules(winnable_only=args.winnable_only, redeals=args.redeals)

@@ -30,6 +30,9 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+import lang
+from lang import t
+
 from .render import player_names
 from .timing import clock_text, seconds_text
 
@@ -63,7 +66,10 @@ def epoch(moment: str) -> float:
 
 
 def ordinal(rank: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``11th``, ``22nd``: a place on a board."""
+    """A place on a board: ``3rd`` in English, ``3.`` in German, ``3e`` in Dutch, ``3º``
+    in Italian (the catalogue's ``place.rank``; English's endings are its own)."""
+    if lang.language() not in ("en", lang.PSEUDO):
+        return t("place.rank", rank=str(rank))
     if 10 <= rank % 100 <= 20:
         return f"{rank}th"
     return f"{rank}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(rank % 10, 'th') }"
@@ -91,35 +97,36 @@ class ArenaView:
         """``ends in 12:34``, ``starts in 4:59``, or ``finished``."""
         status = self.arena.status
         if status == "finished":
-            return "finished"
+            return t("arena.finished")
         if status == "upcoming" and now < self.starts_at:
-            return f"starts in {clock_text(self.starts_at - now)}"
-        return f"ends in {clock_text(max(0.0, self.ends_at - now))}"
+            return t("arena.starts_in", left=clock_text(self.starts_at - now))
+        return t("arena.ends_in", left=clock_text(max(0.0, self.ends_at - now)))
 
 
 def arena_line(view: ArenaView, now: float) -> Text:
     """The arena one is in, on one line: one's place and points, the countdown, the key."""
     arena, you = view.arena, view.arena.you
-    text = Text(f"Arena {arena.name}", style="bold")
+    text = Text(t("arena.name", name=arena.name), style="bold")
     if you is not None:
-        text.append(f": {ordinal(you.rank)} of {arena.players}, {you.score} points")
+        place = ordinal(you.rank)
+        text.append(": " + t("arena.place", place=place, players=arena.players, count=you.score))
         if you.streak >= 2:  # lichess's streak: wins count double (the help says so)
-            text.append(" · wins double", style="bold green")
+            text.append(" · " + t("arena.streak"), style="bold green")
     else:
-        text.append(f": {arena.players} joined")
+        text.append(": " + t("arena.joined", count=arena.players))
     text.append(f" · {view.when(now)}")
     if view.joined:
-        text.append("  z pause", style=_DIM)
+        text.append(f"  z {t('key.pause')}", style=_DIM)
     elif arena.status != "finished":
-        text.append("  paused: a lists the arenas", style=_DIM)
+        text.append("  " + t("arena.paused"), style=_DIM)
     return text
 
 
 def standings_line(arena: Arena, me: str, *, places: int = 5) -> Text:
     """The first few places: ``1 bob 12 · 2 ann 8 · 3 BOT-Hare (bot) 6``; one's own bold."""
-    text = Text("standings: ", style=_DIM)
+    text = Text(t("arena.standings") + " ", style=_DIM)
     if not arena.standings:
-        return text.append("no race finished yet", style=_DIM)
+        return text.append(t("arena.no_race_yet"), style=_DIM)
     for i, place in enumerate(arena.standings[:places]):
         if i:
             text.append(" · ", style=_DIM)
@@ -134,17 +141,18 @@ def arena_rows(arenas: list[ArenaInfo], now: float, wall: float) -> list[tuple[s
     rows = []
     for info in arenas:
         view_when = _arena_when(info, now, wall)
-        rows.append((info.arena_id, [info.name, info.status, view_when, str(info.players)]))
+        status = t(f"arena.status_{info.status}")
+        rows.append((info.arena_id, [info.name, status, view_when, str(info.players)]))
     return rows
 
 
 def _arena_when(info: ArenaInfo, now: float, wall: float) -> str:
     offset = now - wall
     if info.status == "upcoming":
-        return f"starts in {clock_text(epoch(info.starts_at) + offset - now)}"
+        return t("arena.starts_in", left=clock_text(epoch(info.starts_at) + offset - now))
     if info.status == "running":
-        return f"ends in {clock_text(epoch(info.ends_at) + offset - now)}"
-    return "finished"
+        return t("arena.ends_in", left=clock_text(epoch(info.ends_at) + offset - now))
+    return t("arena.finished")
 
 
 def daily_line(
@@ -153,17 +161,18 @@ def daily_line(
     """The lobby's Daily entry: the day, its best time, one's place and streak, the key."""
     if daily is None:
         return Text()
-    text = Text("Daily deal", style="bold")  # today's: the day is on its board (t)
+    text = Text(t("daily.title"), style="bold")  # today's: the day is on its board (t)
     if daily.best_ms is not None:
-        text.append(f": best {seconds_text(daily.best_ms)}, {daily.players} raced")
+        best = seconds_text(daily.best_ms)
+        text.append(": " + t("daily.best", time=best, count=daily.players))
     else:
-        text.append(f": nobody has cleared it yet, {daily.players} raced")
+        text.append(": " + t("daily.no_best", count=daily.players))
     place = None if board is None or board.date != daily.date else board.place(me)
     if place is not None:
-        text.append(f" · you {ordinal(place.rank)}")
+        text.append(" · " + t("daily.you", place=ordinal(place.rank)))
     if streak:
-        text.append(f" · streak {streak} day{'s' if streak != 1 else ''}")
-    return text.append("  d race the ghost", style=_DIM)
+        text.append(" · " + t("daily.streak", count=streak))
+    return text.append(f"  d {t('daily.race_ghost')}", style=_DIM)
 
 
 def events_text(state: ClientState, now: float) -> Text:
@@ -180,8 +189,8 @@ def events_text(state: ClientState, now: float) -> Text:
         line = arena_line(arena, now)
     elif lobby.arenas:
         running = sum(info.status == "running" for info in lobby.arenas)
-        line = Text(f"Arenas: {running} running, {len(lobby.arenas) - running} to come")
-        line.append("  a lists them", style=_DIM)
+        line = Text(t("arena.list_line", running=running, coming=len(lobby.arenas) - running))
+        line.append(f"  a {t('arena.list_key')}", style=_DIM)
     if text.plain and line.plain:
         text.append("\n")
     return text.append_text(line)
@@ -193,8 +202,9 @@ def race_kind_line(race: RaceView, now: float, arena: ArenaView | None, me: str)
     if race.over is not None:
         return Text()
     if race.daily is not None:
-        against = f"{race.ghost}'s ghost (the day's best clear)" if race.ghost else "the bot"
-        return Text(f"Daily deal {race.daily}: racing {against}", style="bold")
+        if race.ghost:
+            return Text(t("daily.racing_ghost", day=race.daily, name=race.ghost), style="bold")
+        return Text(t("daily.racing_bot", day=race.daily), style="bold")
     if race.arena_id is not None and arena is not None and arena.arena.arena_id == race.arena_id:
         text = arena_line(arena, now)
         return text.append("\n").append_text(standings_line(arena.arena, me, places=4))
@@ -207,16 +217,21 @@ def daily_result_words(race: RaceView, board: DailyBoard | None) -> str:
     if over is None or over.daily is None or race.seat is None:
         return ""
     result = over.daily
-    mine = "you did not clear" if result.time_ms is None else f"you {seconds_text(result.time_ms)}"
-    leader = _leader_ms(race, board)
-    parts = [f"Daily deal {result.date}: {mine}"]
-    if leader is not None:
-        parts.append(f"the leader {seconds_text(leader)}")
-    if result.ranked and result.rank is not None:
-        players = f" of {board.players}" if board is not None and board.date == result.date else ""
-        parts.append(f"ranked {ordinal(result.rank)}{players}")
+    if result.time_ms is None:
+        mine = t("daily.not_cleared")
     else:
-        parts.append("practice: only the first race of the day is ranked")
+        mine = t("daily.your_time", time=seconds_text(result.time_ms))
+    leader = _leader_ms(race, board)
+    parts = [f"{t('daily.title')}: {mine}"]  # the day is the board's (t), and the top's
+    if leader is not None:
+        parts.append(t("daily.leader", time=seconds_text(leader)))
+    if result.ranked and result.rank is not None:
+        if board is not None and board.date == result.date:
+            parts.append(t("daily.ranked_of", place=ordinal(result.rank), count=board.players))
+        else:
+            parts.append(t("daily.ranked", place=ordinal(result.rank)))
+    else:
+        parts.append(t("daily.practice"))
     return " · ".join(parts)
 
 
@@ -237,11 +252,10 @@ def arena_result_words(race: RaceView, arena: ArenaView | None) -> str:
     over = race.over
     if over is None or over.arena is None or race.seat is None:
         return ""
-    points = over.arena.points[race.seat]
-    words = f"Arena: +{points} point{'s' if points != 1 else ''}"
+    words = t("arena.scored", count=over.arena.points[race.seat])
     if arena is not None and arena.arena.you is not None:
         you = arena.arena.you
-        words += f" · you {ordinal(you.rank)}, {you.score} points"
+        words += " · " + t("arena.you", place=ordinal(you.rank), count=you.score)
     if arena is not None and arena.joined:
-        words += " · the next race is paired at once (z pauses)"
+        words += " · " + t("arena.next")
     return words

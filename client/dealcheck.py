@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import engine
+from lang import t
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -56,31 +57,31 @@ def check_deal(
 ) -> DealCheck:
     """Check the deal of a finished race (see the module docstring)."""
     if rules.deal == "mirror" and len(set(seeds)) != 1:
-        return DealCheck(False, "deal NOT verified: a mirror race, but the seats' seeds differ")
+        return DealCheck(False, t("deal.mirror_seeds"))
     if dealt is None:
         return _commits_only(commits, seeds)
     verdict = engine.check_deal(
         winnable=rules.winnable_only, seeds=seeds, commits=commits, boards=dealt
     )
     if verdict.ok:
-        return DealCheck(True, "deal verified")
+        return DealCheck(True, t("deal.verified"))
     failed = next(check for check in verdict.checks if check.outcome == "failed")
-    return DealCheck(False, _short(f"deal NOT verified: {failed.name}: {failed.detail}"))
+    why = f"{failed.name}: {failed.detail}"  # the engine's own words for the check
+    return DealCheck(False, _short(t("deal.failed", why=why)))
 
 
 def _commits_only(commits: Sequence[str], seeds: Sequence[str]) -> DealCheck:
     if len(commits) != len(seeds):
-        return DealCheck(False, "deal NOT verified: not one seed for each commit")
+        return DealCheck(False, t("deal.no_seed"))
     for seat, (promised, seed) in enumerate(zip(commits, seeds, strict=True)):
         try:
             hashed = engine.commit(engine.seed_from_hex(seed))
         except ValueError as exc:
-            return DealCheck(False, f"deal NOT verified: seat {seat}'s seed: {exc}")
+            return DealCheck(False, t("deal.seed_bad", seat=seat, why=str(exc)))
         if hashed != promised.lower():
-            words = f"deal NOT verified: seat {seat}'s seed hashes to {hashed}, not {promised}"
+            words = t("deal.seed_hash", seat=seat, hashed=hashed, promised=promised)
             return DealCheck(False, _short(words))
-    words = "deal partly verified: the seeds match their commits (layouts dealt before you came)"
-    return DealCheck(True, words)
+    return DealCheck(True, t("deal.partly"))
 
 
 def _short(words: str) -> str:

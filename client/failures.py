@@ -39,28 +39,36 @@ from websockets.exceptions import (
     ProxyError,
 )
 
+from lang import t
+from protocol import ERROR_CODES
 from protocol.close_codes import STAY_AWAY, CloseCode
-
-from .words import BANNED_LINK
 
 if TYPE_CHECKING:
     from .state import Link
 
 __all__ = [
-    "NO_NEW_PLAYERS",
-    "URL_HINT",
     "Failure",
     "address",
     "closed",
     "failure",
     "hello_refused",
+    "no_new_players",
+    "not_ours",
     "not_protocol",
+    "url_hint",
     "url_problem",
     "websocket_url",
 ]
 
-URL_HINT = "URLs look like ws://HOST:8765/ws, or the page's http://HOST:8765"
-NOT_OURS = f"that is not a Flower Garden server: {URL_HINT}"
+
+def url_hint() -> str:
+    """What a server's address looks like, said after a wrong one."""
+    return t("fail.url_hint")
+
+
+def not_ours() -> str:
+    """An answer that is no race server's."""
+    return t("fail.not_ours", hint=url_hint())
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,11 +104,11 @@ def url_problem(url: str) -> str | None:
     except ValueError:
         port_ok = False
     if not port_ok:
-        return f"not a valid URL: {url!r} ({URL_HINT})"
+        return t("fail.bad_url", url=repr(url), hint=url_hint())
     if parts.scheme not in ("ws", "wss"):
-        return f"not a websocket URL: {url!r} ({URL_HINT})"
+        return t("fail.not_websocket_url", url=repr(url), hint=url_hint())
     if not parts.hostname:
-        return f"no host in {url!r} ({URL_HINT})"
+        return t("fail.no_host", url=repr(url), hint=url_hint())
     return None
 
 
@@ -119,52 +127,53 @@ def failure(exc: BaseException, url: str, *, welcomed_before: bool) -> Failure:
     """
     where = address(url) if url_problem(url) is None else url
     if isinstance(exc, InvalidURI | InvalidProxy):
-        return Failure(url_problem(url) or f"cannot use {url!r}: {exc}", retry=False)
+        return Failure(
+            url_problem(url) or t("fail.cannot_use", url=repr(url), why=str(exc)), retry=False
+        )
     if isinstance(exc, InvalidStatus):
         return _status(exc.response.status_code, where, welcomed_before=welcomed_before)
     if isinstance(exc, ProxyError):
-        return Failure(f"the proxy would not connect to {where}: {exc}", retry=welcomed_before)
+        words = t("fail.proxy", where=where, why=str(exc))
+        return Failure(words, retry=welcomed_before)
     if isinstance(exc, InvalidHandshake):
-        return Failure(f"{where} does not speak websocket: {NOT_OURS}", retry=welcomed_before)
+        words = t("fail.no_websocket", where=where, not_ours=not_ours())
+        return Failure(words, retry=welcomed_before)
     if isinstance(exc, TimeoutError):
-        return Failure(f"{where} did not answer in time", retry=True)
+        return Failure(t("fail.timeout", where=where), retry=True)
     if isinstance(exc, ConnectionRefusedError):
-        return Failure(f"cannot reach {where}: is the server running? (`make serve`)", retry=True)
+        return Failure(t("fail.refused", where=where), retry=True)
     if isinstance(exc, socket.gaierror):
         host = urlsplit(url).hostname
         again = welcomed_before or exc.errno == socket.EAI_AGAIN  # a resolver that may recover
-        return Failure(f"cannot find the host {host}: check the server URL", retry=again)
+        return Failure(t("fail.no_such_host", host=str(host)), retry=again)
     if isinstance(exc, ssl.SSLError):
-        return Failure(
-            f"no secure connection to {where}: {exc.reason or exc}", retry=welcomed_before
-        )
+        words = t("fail.tls", where=where, why=str(exc.reason or exc))
+        return Failure(words, retry=welcomed_before)
     if isinstance(exc, ConnectionError | EOFError | ConnectionClosed):
-        return Failure(f"the connection to {where} was cut", retry=True)
+        return Failure(t("fail.cut", where=where), retry=True)
     if isinstance(exc, OSError):
-        return Failure(f"cannot reach {where}: {exc.strerror or exc}", retry=True)
-    return Failure(f"cannot connect to {where}: {exc}", retry=welcomed_before)
+        return Failure(t("fail.unreachable", where=where, why=str(exc.strerror or exc)), retry=True)
+    return Failure(t("fail.other", where=where, why=str(exc)), retry=welcomed_before)
 
 
 def _status(code: int, where: str, *, welcomed_before: bool) -> Failure:
     if code >= 500:  # the server (or a proxy in front of it) is shutting down or restarting
-        return Failure(f"{where} answered HTTP {code}: the server may be restarting", retry=True)
+        return Failure(t("fail.http_restarting", where=where, code=str(code)), retry=True)
     if code == 429:
-        return Failure(f"{where} refuses more connections from this address for now", retry=True)
-    return Failure(f"{where} answered HTTP {code}: {NOT_OURS}", retry=welcomed_before)
+        return Failure(t("fail.http_busy", where=where), retry=True)
+    words = t("fail.http_other", where=where, code=str(code), not_ours=not_ours())
+    return Failure(words, retry=welcomed_before)
 
 
 _CLOSES: dict[int, str] = {
-    CloseCode.GOING_AWAY: "the server shut down; it may be restarting",
-    CloseCode.POLICY_VIOLATION: "the server closed the connection: too many messages",
-    CloseCode.INTERNAL_ERROR: "the server failed while handling a message",
-    CloseCode.SERVICE_RESTART: "the server is restarting",
+    CloseCode.GOING_AWAY: "close.going_away",
+    CloseCode.POLICY_VIOLATION: "close.policy",
+    CloseCode.INTERNAL_ERROR: "close.internal",
+    CloseCode.SERVICE_RESTART: "close.restart",
 }
-_STAYED_AWAY: dict[int, Failure] = {
-    CloseCode.REPLACED: Failure(
-        "signed in elsewhere: this client stopped", retry=False, link="replaced"
-    ),
-    CloseCode.BANNED: Failure(BANNED_LINK, retry=False, link="banned"),
-}
+"""The closes worth a word of their own, by the catalogue's key; the rest "dropped"."""
+_STAYED_AWAY: dict[int, Link] = {CloseCode.REPLACED: "replaced", CloseCode.BANNED: "banned"}
+"""The closes after which the client stops: the link state it shows (``close.<state>``)."""
 assert set(_STAYED_AWAY) == STAY_AWAY
 
 
@@ -173,13 +182,15 @@ def closed(code: int | None, url: str) -> Failure:
     after a code of :data:`~protocol.close_codes.STAY_AWAY`, the client stops."""
     stop = _STAYED_AWAY.get(code or 0)
     if stop is not None:
-        return stop
-    words = _CLOSES.get(code or 0, f"the connection to {address(url)} dropped")
-    return Failure(words, retry=True)
+        return Failure(t(f"close.{stop}"), retry=False, link=stop)
+    key = _CLOSES.get(code or 0)
+    return Failure(t(key) if key else t("close.dropped", where=address(url)), retry=True)
 
 
-NO_NEW_PLAYERS = "the server cannot register new players right now; try again in a moment"
-"""``unavailable`` answering a new player's ``hello``: the store fails; the name is not taken."""
+def no_new_players() -> str:
+    """``unavailable`` answering a new player's ``hello``: the store fails; the name is not
+    taken."""
+    return t("fail.no_new_players")
 
 
 def hello_refused(code: str, message: str, *, returning: bool) -> Failure:
@@ -189,21 +200,18 @@ def hello_refused(code: str, message: str, *, returning: bool) -> Failure:
     would answer every hello the same.
     """
     if code == "banned":
-        return _STAYED_AWAY[CloseCode.BANNED]
+        return closed(CloseCode.BANNED, "")
     if code == "unavailable":
-        return Failure("the server cannot sign you in right now; trying again", retry=returning)
+        return Failure(t("fail.sign_in_later"), retry=returning)
     if code == "unsupported_protocol":
-        return Failure(
-            f"the server speaks another protocol ({message}): update the client", retry=False
-        )
+        return Failure(t("fail.protocol"), retry=False)
     if code == "rate_limited" and not returning:
-        words = "the server turns away new players from this address for now: try again later"
-        return Failure(words, retry=False)
-    return Failure(f"the server refused this client: {code}: {message}", retry=returning)
+        return Failure(t("fail.new_players_limited"), retry=False)
+    words = t("fail.hello_refused", why=t(f"error.{code}") if code in ERROR_CODES else code)
+    return Failure(words, retry=returning)
 
 
 def not_protocol(url: str, *, welcomed_before: bool) -> Failure:
     """The websocket answered, but not in the race protocol."""
-    return Failure(
-        f"{address(url)} does not speak the race protocol: {NOT_OURS}", retry=welcomed_before
-    )
+    words = t("fail.not_protocol", where=address(url), not_ours=not_ours())
+    return Failure(words, retry=welcomed_before)

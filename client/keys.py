@@ -15,6 +15,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from engine import Card, MalformedCard, parse_lenient
+from lang import t
 
 from .card_faces import card_name
 
@@ -74,12 +75,12 @@ def resolve_key(
     if key in BED_KEYS:
         bed = board.beds[BED_KEYS.index(key)]
         if not bed:
-            return Refusal(f"bed {key} is empty")
+            return Refusal(t("refusal.bed_empty", bed=key))
         card: Card = bed[-1]
     elif key in BOUQUET_KEYS:
         found = [card for card, label in labels.items() if label == key]
         if not found or found[0] not in board.bouquet:
-            return Refusal(f"no bouquet card is labelled {key}")
+            return Refusal(t("refusal.no_label", key=key))
         card = found[0]
     else:
         return None
@@ -91,7 +92,7 @@ def resolve_prompt(text: str, board: Board, *, ascii: bool = False) -> Card | Re
     try:
         card = parse_lenient(text)
     except MalformedCard:
-        return Refusal(f"{text.strip()!r} is not a card: try qh, 10h or th")
+        return Refusal(t("refusal.not_a_card", text=repr(text.strip())))
     return _if_legal(board, card, ascii=ascii)
 
 

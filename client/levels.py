@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from core.bot_policy import PACES
 from core.bots import BOT_NAMES
+from lang import t
 
-from .timing import clock_text
+from .timing import clock_text, seconds_text
 
 if TYPE_CHECKING:
     from .race_view import Waiting
@@ -40,7 +41,12 @@ class BotLevel:
     @property
     def words(self) -> str:
         """``3  BOT-Hare  about 0.8 s a card``."""
-        return f"{self.level}  {self.name:<12}  about {self.seconds:.1f} s a card"
+        return f"{self.level}  {self.name:<12}  {self.pace}"
+
+    @property
+    def pace(self) -> str:
+        """``about 0.8 s a card``."""
+        return t("bot.pace", time=seconds_text(round(self.seconds * 1000)))
 
 
 LEVELS = tuple(BotLevel(level, BOT_NAMES[level], PACES[level].seconds) for level in sorted(PACES))
@@ -52,7 +58,7 @@ BOT_AFTER = (10, 30, 60)
 
 def bot_name(level: int) -> str:
     """``BOT-Hare`` for level 3."""
-    return BOT_NAMES.get(level, f"level {level}")
+    return BOT_NAMES.get(level, t("bot.level", level=str(level)))
 
 
 def bot_wait_words(waiting: Waiting, now: float) -> str:
@@ -62,7 +68,7 @@ def bot_wait_words(waiting: Waiting, now: float) -> str:
     name = bot_name(waiting.bot.level)
     left = waiting.bot_at - now
     if left <= 0:
-        return f"a bot ({name}) takes the seat now…"
+        return t("bot.now", name=name)
     whole = int(left + 0.999)  # rounded up, as the clocks are: 0.2 s left is "1 s"
-    when = f"{whole} s" if whole < 60 else clock_text(left)
-    return f"a bot ({name}) takes the seat in {when}"
+    when = t("time.seconds", seconds=whole) if whole < 60 else clock_text(left)
+    return t("bot.in", name=name, when=when)

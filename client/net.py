@@ -37,19 +37,19 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from core.backoff import CLIENT
+from lang import t
 from protocol import PROTOCOL_VERSION, DecodeError, Error, Hello, Welcome, decode_server, encode
 
 from .failures import (
-    NO_NEW_PLAYERS,
     Failure,
     closed,
     failure,
     hello_refused,
+    no_new_players,
     not_protocol,
     url_problem,
 )
 from .tokens import KeptIdentity, TokenStore
-from .words import NAME_TAKEN
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -271,7 +271,7 @@ def _name_refused(reply: Error) -> str:
     fault (``unavailable``), or off the rule (``bad_name``: the rule in the server's words,
     which are the client's too: ``protocol.NAME_RULE``)."""
     if reply.code == "name_taken":
-        return NAME_TAKEN
+        return t("name.taken")
     if reply.code == "unavailable":
-        return NO_NEW_PLAYERS
-    return reply.message
+        return no_new_players()
+    return t("error.bad_name")

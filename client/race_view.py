@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Literal
 
 import engine
 from core.bots import NAME_PREFIX
+from lang import t
 from protocol import RACING, GameStart, OpponentAway, OpponentBack, Rules
 
 from .keys import assign_labels
@@ -206,12 +207,12 @@ class RaceView:
     def why_not_playing(self) -> str:
         """Why this client may not play now (when :attr:`can_play` is False)."""
         if self.seat is None:
-            return "you are watching"
+            return t("race.watching_only")
         if self.over is not None:
-            return "the race is over"
+            return t("error.game_over")
         if self.resyncing:
-            return "catching up with the server…"
-        return f"your count is final ({self.statuses[self.seat]})"
+            return t("race.catching_up")
+        return t("race.final", status=t(f"status.{self.statuses[self.seat]}"))
 
     # -- time ------------------------------------------------------------------
 

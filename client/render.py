@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+import lang
 from engine import Card
+from lang import t
 from protocol import RACING
 
 from .apidata import rating_text
@@ -18,7 +20,7 @@ from .bests import practice_key
 from .card_faces import CARD_WIDTH, card_text, suit_mark
 from .keys import BED_KEYS
 from .timing import IDLE_WARNING, clock_text, stopwatch_text
-from .words import NO_BEST, PRACTICE, TO_BEAT, count_words
+from .words import count_words
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -29,7 +31,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MIN_SIZE",
-    "STATUS_WORDS",
     "player_names",
     "render_board",
     "render_code",
@@ -38,20 +39,12 @@ __all__ = [
     "render_size",
     "render_topbar",
     "rules_words",
+    "versus",
 ]
 
 MIN_SIZE = (80, 24)
 """The smallest terminal the screens are laid out for: both boards, every card."""
 
-STATUS_WORDS = {
-    "playing": "",
-    "stuck": "stuck: r redeals",
-    "stalled": "no more plays",
-    "cleared": "cleared!",
-    "timed_out": "timed out",
-    "resigned": "resigned",
-    "abandoned": "left the race",
-}
 _LEGAL = "bold #101010 on #e5c07b"
 _WAITING = "#9a9a9a"
 _DIM = "#7a7a7a"
@@ -62,40 +55,53 @@ def rules_words(rules: Rules, *, clock: bool = True) -> str:
 
     ``clock`` False leaves the time limit out (the top bar shows the time left instead).
     """
-    words: list[str] = [rules.deal]
+    words: list[str] = [t(f"rule.{rules.deal}")]
     if rules.rated:
-        words.insert(0, "rated")
+        words.insert(0, t("rule.rated"))
     if rules.winnable_only:
-        words.append("winnable")
+        words.append(t("rule.winnable"))
     if rules.redeals:
-        words.append("1 redeal")
+        words.append(t("rule.redeals", count=rules.redeals))
     if rules.tiebreak == "first":
-        words.append("tiebreak first")
+        words.append(t("rule.tiebreak_first"))
     if rules.time_limit_s is not None and clock:
-        words.append(f"{rules.time_limit_s // 60}:{rules.time_limit_s % 60:02d} clock")
+        limit = rules.time_limit_s
+        words.append(t("rule.clock", clock=f"{limit // 60}:{limit % 60:02d}"))
     return " · ".join(words)
 
 
-def render_topbar(state: ClientState, now: float) -> Text:
-    """Who races whom, under which rules, the stopwatch, the clock and the connection."""
+def render_topbar(state: ClientState, now: float, width: int | None = None) -> Text:
+    """Who races whom, under which rules, the stopwatch, the clock and the connection.
+
+    On a line of ``width`` cells (less its padding) the rules go first when it is too
+    short: the names, the time and the line matter more (a longer language needs it).
+    """
+    text = _topbar(state, now, rules=True)
+    if width is not None and text.cell_len > width - 2:
+        text = _topbar(state, now, rules=False)
+    return text
+
+
+def _topbar(state: ClientState, now: float, *, rules: bool) -> Text:
     race = state.race
     text = Text()
     if race is None:
-        text.append("Flower Garden", style="bold")
+        text.append(t("app.title"), style="bold")
     elif race.other is None:
         return _practice_bar(race, now)
     else:
-        text.append(" vs ".join(player_names(race.players, race.bots)), style="bold")
+        text.append(versus(player_names(race.players, race.bots)), style="bold")
         if race.seat is None:
-            text.append(" (watching)")
+            text.append(" " + t("race.watching"))
     if race is not None:
         left = race.clock_left(now)
         live_clock = left is not None and race.over is None
-        text.append(f" · {rules_words(race.rules, clock=not live_clock)}")
-        text.append(f" · time {stopwatch_text(race.elapsed(now))}", style="bold")
+        if rules:
+            text.append(f" · {rules_words(race.rules, clock=not live_clock)}")
+        text.append(f" · {t('race.time', time=stopwatch_text(race.elapsed(now)))}", style="bold")
         if left is not None and live_clock:
             style = "bold red" if left < 30 else "bold"
-            text.append(f" · {clock_text(left)} left", style=style)
+            text.append(f" · {t('race.clock_left', time=clock_text(left))}", style=style)
     text.append("  ")
     text.append_text(link_text(state, now))
     return text
@@ -103,20 +109,28 @@ def render_topbar(state: ClientState, now: float) -> Text:
 
 def _practice_bar(race: RaceView, now: float) -> Text:
     """``Practice (winnable) · time 0:12 · to beat: cleared in 41.2 s``: the clock, raced."""
-    text = Text(f"{PRACTICE} ({practice_key(race.rules)})", style="bold")
-    text.append(f" · time {stopwatch_text(race.elapsed(now))}", style="bold")
+    text = Text(t("practice.title", rules=practice_key(race.rules)), style="bold")
+    text.append(f" · {t('race.time', time=stopwatch_text(race.elapsed(now)))}", style="bold")
     if race.target is None:
-        text.append(f" · {NO_BEST}", style=_DIM)
+        text.append(f" · {t('practice.no_best')}", style=_DIM)
         return text
     beaten = race.target.count == 52 and race.elapsed(now) * 1000 > race.target.ms
     style = _DIM if beaten or race.over is not None else "bold green"
-    text.append(f" · {TO_BEAT} {count_words(race.target.count, race.target.ms)}", style=style)
+    best = count_words(race.target.count, race.target.ms)
+    text.append(f" · {t('practice.to_beat', best=best)}", style=style)
     return text
 
 
 def player_names(players: Sequence[str], bots: Sequence[bool]) -> list[str]:
     """The players' names, a bot's marked ``(bot)`` (``bots`` may be empty: none known)."""
-    return [f"{name} (bot)" if bots and bots[i] else name for i, name in enumerate(players)]
+    return [
+        t("name.bot", name=name) if bots and bots[i] else name for i, name in enumerate(players)
+    ]
+
+
+def versus(names: Sequence[str]) -> str:
+    """``ann vs bob (bot)``."""
+    return t("race.versus", first=names[0], second=names[1]) if len(names) == 2 else names[0]
 
 
 def render_idle(race: RaceView | None, now: float) -> Text:
@@ -124,9 +138,10 @@ def render_idle(race: RaceView | None, now: float) -> Text:
     left = None if race is None else race.idle_left(now)
     if race is None or left is None or left > IDLE_WARNING:
         return Text()
-    act = "play or redeal" if race.board.redeals_left else "play"  # no redeal: none is named
+    # No redeal left: none is named.
+    key = "race.idle_redeal" if race.board.redeals_left else "race.idle"
     return Text(
-        f"No play for {race.idle_s:g} s times you out: {clock_text(left)} left to {act}",
+        t(key, seconds=lang.number(race.idle_s or 0), left=clock_text(left)),
         style="bold white on red",
     )
 
@@ -137,8 +152,7 @@ def render_size(width: int, height: int) -> Text:
     if width >= least_width and height >= least_height:
         return Text()
     return Text(
-        f"The terminal is {width}x{height}: make it at least {least_width}x{least_height}, "
-        "or cards and the opponent's board are cut off",
+        t("size.small", size=f"{width}x{height}", least=f"{least_width}x{least_height}"),
         style="bold black on yellow",
     )
 
@@ -148,22 +162,27 @@ def link_text(state: ClientState, now: float) -> Text:
     if state.race is not None and state.race.other is None:
         return Text()
     if state.link == "online":
-        return Text("● online", style="green")
+        return Text(f"● {t('link.online')}", style="green")
     if state.link == "reconnecting" or (state.link == "connecting" and state.attempt):
         wait = "" if state.retry_at is None else f" in {max(0, state.retry_at - now):.0f}s"
-        return Text(f"◌ {state.link}{wait} (try {state.attempt})", style="bold yellow")
+        return Text(
+            f"◌ {t(f'link.{state.link}')}{wait} ({t('link.try', count=state.attempt)})",
+            style="bold yellow",
+        )
     if state.link == "replaced":
-        return Text("✕ signed in elsewhere", style="bold red")
+        return Text(f"✕ {t('link.replaced')}", style="bold red")
+    if state.link == "banned":
+        return Text(f"✕ {t('link.banned')}", style="bold red")
     if state.link == "failed":
-        return Text("✕ cannot connect", style="bold red")
-    return Text("◌ connecting…", style="yellow")
+        return Text(f"✕ {t('link.failed')}", style="bold red")
+    return Text(f"◌ {t('link.connecting_now')}", style="yellow")
 
 
 def render_link_reason(state: ClientState) -> Text:
     """Why the line is down or gone, in full (the top bar has room for a word or two)."""
     if state.link == "online" or (state.race is not None and state.race.other is None):
         return Text()
-    stopped = state.link in ("failed", "replaced")
+    stopped = state.link in ("failed", "replaced", "banned")
     return Text(state.link_reason, style="bold red" if stopped else "yellow")
 
 
@@ -179,7 +198,7 @@ def render_board(race: RaceView, seat: int, width: int, *, ascii: bool, now: flo
     lines = [_heading(race, seat, now), _foundations(board.foundations, ascii=ascii)]
     for index, bed in enumerate(board.beds):
         lines.append(_bed(index, bed, board.is_legal, labelled=labelled, ascii=ascii))
-    lines.append(Text("bouquet", style=_DIM))
+    lines.append(Text(t("word.bouquet"), style=_DIM))
     per_line = max(1, width // (CARD_WIDTH + (3 if labelled else 1)))
     cards = list(board.bouquet)
     for start in range(0, max(len(cards), 1), per_line):
@@ -192,9 +211,10 @@ def render_board(race: RaceView, seat: int, width: int, *, ascii: bool, now: flo
                 line.append(" ")
             line.append_text(card_text(card, ascii=ascii))
             line.append(" ")
-        lines.append(line if chunk else Text("(empty)", style=_DIM))
+        lines.append(line if chunk else Text(t("board.empty"), style=_DIM))
     if status in RACING and race.over is None and seat != race.main and race.away_until:
-        lines.append(Text(f"away: {clock_text(race.away_until - now)} to come back", "bold red"))
+        away = t("race.away", left=clock_text(race.away_until - now))
+        lines.append(Text(away, "bold red"))
     return Text("\n").join(lines)
 
 
@@ -202,17 +222,19 @@ def _heading(race: RaceView, seat: int, now: float) -> Text:
     board = race.boards[seat]
     you = seat == race.seat
     name = player_names(race.players, race.bots)[seat]
-    name += " (you)" if you and race.other is not None else ""
+    name = t("race.you", name=name) if you and race.other is not None else name
     text = Text(name, style="bold")
     rating, provisional = race.rating(seat)
     if rating is not None:
         text.append(f" {rating_text(rating, provisional)}", style="magenta")
     text.append(f"  {board.count}/52", style="bold cyan")
-    words = STATUS_WORDS.get(race.statuses[seat], race.statuses[seat])
+    status = race.statuses[seat]
+    words = "" if status == "playing" else t(f"status.{status}")
     if words and not (race.statuses[seat] == "stuck" and not you):
         text.append(f"  {words}", style="yellow")
-    if board.redeals_left and race.statuses[seat] in RACING:
-        text.append("  1 redeal left", style=_DIM)
+    # The small board's heading has no room for it in a longer language (80x24).
+    if board.redeals_left and race.statuses[seat] in RACING and seat == race.main:
+        text.append(f"  {t('board.redeal_left')}", style=_DIM)
     return text
 
 
@@ -232,7 +254,8 @@ def _bed(
 ) -> Text:
     text = Text(" ")
     if not bed:
-        return text.append(f"{BED_KEYS[index]} (empty)" if labelled else "(empty)", style=_DIM)
+        empty = t("board.empty")
+        return text.append(f"{BED_KEYS[index]} {empty}" if labelled else empty, style=_DIM)
     for card in bed[:-1]:
         text.append_text(card_text(card, ascii=ascii))
         text.append(" ")

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 import engine
 from engine.record import MalformedRecord, RaceRecord, RecordedMove, read_record
+from lang import t
 from protocol import wire_status
 
 from .card_faces import card_name
@@ -179,13 +180,15 @@ class Replay:
         """``move 12 of 104: bob played 7♣ at 12.3 s``, or where the replay stands."""
         total = len(self.moves)
         if self.fault is not None:
-            return f"move {self.index + 1} of {total} cannot be made: {self.fault}"
+            return t("replay.fault", index=self.index + 1, total=total, fault=str(self.fault))
         if self.index == 0:
-            return f"the deal: {total} moves to come"
+            return t("replay.deal", count=total)
         move = self.moves[self.index - 1]
-        name = self.view.players[move.seat]
-        what = "redealt" if move.card is None else f"played {card_name(move.card, ascii=ascii)}"
-        return f"move {self.index} of {total}: {name} {what} at {seconds_text(move.t_ms)}"
+        name, at = self.view.players[move.seat], seconds_text(move.t_ms)
+        if move.card is None:
+            return t("replay.redealt", index=self.index, total=total, name=name, time=at)
+        card = card_name(move.card, ascii=ascii)
+        return t("replay.played", index=self.index, total=total, name=name, card=card, time=at)
 
     def outcome(self) -> Outcome:
         """How the race ended, as its record says (for the words of a result)."""

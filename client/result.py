@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from lang import t
+
 from . import words
 from .competition_words import arena_result_words, daily_result_words
 from .render import player_names
@@ -58,13 +60,13 @@ def render_result(
             f"{name} {rating_change_words(change)}"
             for name, change in zip(race.players, over.ratings, strict=True)
         ]
-        text.append("rating: " + "   ·   ".join(changes) + "\n")
+        text.append(t("result.rating", changes="   ·   ".join(changes)) + "\n")
     elif over.unrated is not None:  # rated rules, no rating changed: why
-        why = words.UNRATED_WORDS.get(over.unrated, f"not rated: {over.unrated}")
+        why = t(f"unrated.{over.unrated}") if over.unrated in words.UNRATED else over.unrated
         text.append(why + "\n", style="bold yellow")
     if race.report != "open":
         done = race.report in ("sent", "done")
-        text.append(words.REPORT_WORDS[race.report] + "\n", style="green" if done else "yellow")
+        text.append(t(f"report.{race.report}") + "\n", style="green" if done else "yellow")
     for said in (daily_result_words(race, daily), arena_result_words(race, arena)):
         if said:
             text.append(said + "\n", style="bold")
@@ -73,6 +75,7 @@ def render_result(
         text.append(check.words, style="green" if check.ok else _LOUD)
         text.append("\n")
     text.append_text(_next_keys(race))
+    text.rstrip()
     return text
 
 
@@ -101,30 +104,31 @@ def best_words(best: Best) -> str:
 def practice_best_words(best: PracticeBest) -> str:
     """What the result says of the personal best for its rules ("" when there is none)."""
     if best.new and best.previous is not None:
-        return f"new personal best ({best.rules}; was {best_words(best.previous)})"
+        return t("best.new", rules=best.rules, was=best_words(best.previous))
     if best.new:
-        return f"first personal best ({best.rules})"
+        return t("best.first", rules=best.rules)
     if best.previous is not None:
-        return f"personal best ({best.rules}): {best_words(best.previous)}"
+        return t("best.kept", rules=best.rules, best=best_words(best.previous))
     return ""
 
 
 def _next_keys(race: RaceView) -> Text:
     text = Text()
     if race.other is None:
-        return text.append("r  new deal    q  quit", style=_DIM)
+        return text.append(_keys(["new_deal", "quit"]), style=_DIM)
     if race.seat is None:
-        return text.append("Esc  back to the lobby", style=_DIM)
-    if race.daily is not None:
-        return text.append("r  race it again    t  the day's board    Esc  lobby", style=_DIM)
-    if race.arena_id is not None:
-        return text.append("o  their profile    Esc  lobby    q  quit", style=_DIM)
+        return text.append(_keys(["lobby"]), style=_DIM)
+    if race.daily is not None or race.arena_id is not None:
+        return text  # the footer has them; the lines go to the daily's and arena's words
     if race.rematch_offered:
         opponent = race.players[1 - race.seat]
-        text.append(f"{opponent} wants a rematch!  ", style="bold green")
+        text.append(t("result.rematch_offered", name=opponent) + "  ", style="bold green")
     if race.rematch_asked:
-        text.append("rematch asked, waiting…  ", style="green")
-    report = "!  report    " if race.reportable else ""
-    return text.append(
-        f"r  rematch    o  their profile    {report}Esc  lobby    q  quit", style=_DIM
-    )
+        text.append(t("result.rematch_asked") + "  ", style="green")
+    report = ["report"] if race.reportable else []
+    return text.append(_keys(["rematch", "profile", *report, "lobby", "quit"]), style=_DIM)
+
+
+def _keys(names: list[str]) -> str:
+    """``r  rematch    o  their profile``: the keys' footer words, spaced wider."""
+    return "    ".join(f"{words.KEY_WORDS[name]}  {t(f'key.{name}')}" for name in names)

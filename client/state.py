@@ -46,6 +46,7 @@ import time
 from typing import TYPE_CHECKING, Literal
 
 import engine
+from lang import t
 from protocol import (
     RACING,
     Arena,
@@ -82,7 +83,7 @@ from .dealcheck import check_deal
 from .keys import assign_labels
 from .lookups import Lookups
 from .race_view import Outcome, RaceView, Waiting
-from .words import REMATCH_ID, REPORT_ID, REPORT_WORDS, error_words, outcome_words
+from .words import REMATCH_ID, REPORT_ID, error_words, outcome_words
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -290,7 +291,7 @@ class ClientState:
         if race is not None and race.game_id == message.game_id:
             race.report = "done"
         else:  # the player left the result before the answer came
-            self.note(REPORT_WORDS["done"])
+            self.note(t("report.done"))
 
     def _wait_for_resume(self) -> None:
         """A welcome: a live race on screen is resumed, or gone (see the theory of operation)."""
@@ -303,8 +304,7 @@ class ClientState:
     def _race_gone(self) -> None:
         watched = self.race is not None and self.race.seat is None
         self.resuming, self.race = None, None
-        what = "the race you watched is over or gone" if watched else "the race is gone"
-        self.note(f"{what}: the server no longer has it", error=True)
+        self.note(t("race.watched_gone" if watched else "race.gone"), error=True)
 
     def _new_race(self, message: GameStart | GameState, now: float) -> None:
         old = self.race
@@ -356,7 +356,7 @@ class ClientState:
             return False  # already in the game_state this client resumed from
         if message.seq != race.seq + 1 or not self._apply_event(race, message, now):
             race.resyncing = True
-            self.note("out of step with the server: catching up…", error=True)
+            self.note(t("race.out_of_step"), error=True)
             return True
         race.seq = message.seq
         return False

@@ -7,6 +7,8 @@ says how far ahead a winner finished.
 
 from __future__ import annotations
 
+import lang
+
 __all__ = [
     "IDLE_WARNING",
     "clock_text",
@@ -31,9 +33,12 @@ def stopwatch_text(seconds: float) -> str:
 
 
 def seconds_text(ms: int) -> str:
-    """A race time, ``41.2 s``; from a minute on, ``2:05.3``."""
+    """A race time, ``41.2 s`` (``41,2 s`` in German); from a minute on, ``2:05.3``.
+
+    Tenths are cut, never rounded up: a time shown is never a time not yet reached.
+    """
     tenths = max(0, ms) // 100
     if tenths < 600:
-        return f"{tenths // 10}.{tenths % 10} s"
+        return lang.t("time.seconds", seconds=lang.number(tenths / 10, decimals=1))
     minutes, rest = divmod(tenths, 600)
-    return f"{minutes}:{rest // 10:02d}.{rest % 10}"
+    return f"{minutes}:{lang.number(rest / 10, decimals=1).zfill(4)}"

@@ -1,41 +1,41 @@
 """The client's words: how a race ended, the server's errors, fair play and the operator's
 hand (a report, a ban, a rated race refused, a race left unrated), and the keys each screen
-has."""
+has. Every text is the catalogue's (:mod:`lang`: ``common`` for the game's words, the
+reasons and the errors by code; ``terminal`` for the rest), asked for when it is drawn,
+so that a screen speaks the language in use."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+import lang
+from lang import t
 
 from .timing import seconds_text
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from protocol import Error, ErrorCode
+    from protocol import Error
 
     from .state import Outcome
 
 __all__ = [
     "ANSWERED_BY_ID",
-    "BANNED_LINK",
-    "BANNED_TITLE",
     "KEY_WORDS",
-    "LOBBY_HELP",
-    "NAME_TAKEN",
-    "NO_BEST",
-    "PRACTICE",
     "QUESTIONS",
     "REMATCH_ID",
-    "REPORT_ASK",
     "REPORT_ID",
-    "REPORT_WORDS",
-    "TO_BEAT",
-    "UNRATED_WORDS",
+    "REPORT_STATES",
+    "UNRATED",
     "banned_words",
     "count_words",
     "error_words",
     "key_help",
     "key_hints",
+    "lobby_help",
     "margin_words",
     "not_allowed_words",
     "offer_words",
@@ -64,45 +64,35 @@ def outcome_words(
     idle_s: float | None = None,
     clock_s: int | None = None,
 ) -> tuple[str, str]:
-    """The headline (``You won``) and the reason in words.
+    """The headline (``You won``) and the reason in words (the ``common`` catalogue's).
 
-    ``idle_s`` and ``clock_s`` (the idle limit and the race's time limit) name
-    a time-out: "ann timed out: no play for 60 s", "the 5:00 clock ran out".
+    ``idle_s`` names a time-out by the idle limit: "ann timed out: no play for 60 s";
+    ``clock_s`` is the race's time limit (the reason ``time`` says the clock ran out).
     """
     if outcome.result == "solo":
         count = outcome.counts[0]
         if count == 52:
-            return "Cleared!", "every card is on the foundations"
-        if outcome.reason == "resigned":
-            return "Given up", f"{count}/52 on the foundations"
-        return "No more plays", f"{count}/52 on the foundations"
+            return t("practice.cleared"), t("practice.cleared_why")
+        on = t("practice.on_foundations", count=count)
+        return t("practice.given_up" if outcome.reason == "resigned" else "practice.stalled"), on
     winner, loser = _names(outcome, players)
     if outcome.result == "draw":
-        headline = "Draw"
+        headline = t("result.draw")
     elif seat is None:
-        headline = f"{winner} won"
+        headline = t("result.won", winner=winner)
     else:
-        headline = "You won" if outcome.winner == seat else "You lost"
+        headline = t("result.you_won" if outcome.winner == seat else "result.you_lost")
     if outcome.reason == "time":
-        return headline, _clock_words(outcome, winner, clock_s)
-    reasons = {
-        "cleared": f"{winner} cleared every card",
-        "resigned": f"{loser} resigned",
-        "abandoned": f"{loser} left and did not come back in time",
-        "most_cards": f"{winner} has more cards and no play can change it",
-        "equal_cards": "equal counts, and neither can play on",
-        "first_to_count": f"equal counts: {winner} got there first",
-        "aborted": "the race was aborted: the server could not restore it",
-    }
-    reason = reasons.get(outcome.reason, outcome.reason)
+        return headline, _clock_words(outcome, winner)
+    known = outcome.reason in _REASONS
+    reason = t(f"reason.{outcome.reason}", winner=winner, loser=loser) if known else outcome.reason
     return headline, _timed_out_words(outcome, players, reason, idle_s)
 
 
-PRACTICE = "Practice"
-"""The practice's top bar begins so, with its rule set: ``Practice (winnable)``."""
-TO_BEAT = "to beat:"
-"""Before the personal best in the practice's top bar: ``to beat: cleared in 41.2 s``."""
-NO_BEST = "no best yet: set one"
+_REASONS = frozenset(
+    {"cleared", "resigned", "abandoned", "most_cards", "equal_cards", "first_to_count", "aborted"}
+)
+"""The reasons the ``common`` catalogue words as ``reason.*`` (``time``: :func:`_clock_words`)."""
 
 
 def count_words(count: int, t_ms: int | None) -> str:
@@ -114,8 +104,8 @@ def count_words(count: int, t_ms: int | None) -> str:
     if t_ms is None:
         return f"{count}/52"
     if count == 52:
-        return f"cleared in {seconds_text(t_ms)}"
-    return f"{count}/52, last card at {seconds_text(t_ms)}"
+        return t("count.cleared_in", time=seconds_text(t_ms))
+    return t("count.last_card", count=count, time=seconds_text(t_ms))
 
 
 def margin_words(winner: int, counts: Sequence[int], times_ms: Sequence[int | None]) -> str:
@@ -129,10 +119,10 @@ def margin_words(winner: int, counts: Sequence[int], times_ms: Sequence[int | No
     loser = 1 - winner
     ahead = counts[winner] - counts[loser]
     if ahead > 0:
-        return f"{ahead} card{'s' if ahead != 1 else ''} ahead"
+        return t("margin.cards_ahead", count=ahead)
     won_at, lost_at = times_ms[winner], times_ms[loser]
     if ahead == 0 and won_at is not None and lost_at is not None and won_at < lost_at:
-        return f"{seconds_text(lost_at - won_at)} sooner"
+        return t("margin.sooner", time=seconds_text(lost_at - won_at))
     return ""
 
 
@@ -164,194 +154,136 @@ def _timed_out_words(
     timed = [s for s, out in enumerate(outcome.timed_out) if out]
     if not timed or outcome.reason not in ("most_cards", "equal_cards", "first_to_count"):
         return reason
-    idle = f"no play for {idle_s:g} s" if idle_s else "no play in time"
-    who = " and ".join(players[s] for s in timed)
+    who = players[timed[0]]
+    if len(timed) == 2:
+        who = t("timeout.pair", first=players[0], second=players[1])
+    if idle_s:
+        said = t("timeout.idle", who=who, seconds=lang.number(idle_s))
+    else:
+        said = t("timeout.late", who=who)
     if outcome.reason == "most_cards" and outcome.winner not in timed:
-        return f"{who} timed out: {idle}"  # that is what decided it
-    if outcome.reason == "most_cards":  # the winner timed out too, or alone, but had more
-        return f"{reason} ({who} timed out: {idle})"
-    return f"{who} timed out: {idle}; {reason}"
+        return said  # that is what decided it
+    return f"{said}; {reason}"
 
 
-def _clock_words(outcome: Outcome, winner: str, clock_s: int | None) -> str:
+def _clock_words(outcome: Outcome, winner: str) -> str:
     """The race's clock ran out (reason ``time``): the same comparison of counts decides."""
-    clock = "the clock" if clock_s is None else f"the {clock_s // 60}:{clock_s % 60:02d} clock"
     counts = outcome.counts
     if outcome.result == "draw":
-        return f"{clock} ran out at equal counts"
+        return t("reason.time_draw")
     if len(counts) == 2 and counts[0] == counts[1]:
-        return f"{clock} ran out at equal counts: {winner} got there first"
-    return f"{clock} ran out: {winner} has more cards"
+        return t("reason.time_first", winner=winner)
+    return t("reason.time", winner=winner)
 
 
 def _names(outcome: Outcome, players: list[str]) -> tuple[str, str]:
     if outcome.winner is None:
-        return "nobody", "nobody"
+        return "", ""
     return players[outcome.winner], players[1 - outcome.winner]
 
 
-_ERROR_WORDS: dict[ErrorCode, str] = {
-    "illegal_move": "the server refused that play",
-    "room_not_found": "no open room has that code",
-    "room_full": "that room's race has already started",
-    "game_not_found": "that race is not there any more",
-    "busy": "you are busy",
-    "rate_limited": "slow down: too many messages",
-    "game_over": "the race is over",
-    "not_in_game": "you are not in a race",
-    "unavailable": "the server cannot do that right now (nothing changed); try again in a moment",
-}
-
-
 def error_words(error: Error, *, bot: bool = False) -> str:
-    """An error in words, by its code and the request it answers (its ``id``); ``bot``:
-    this player is a bot (``welcome.bot``), which is why a rated race is refused."""
+    """An error in words, by its code and the request it answers (its ``id``), never by the
+    English of its ``message``; ``bot``: this player is a bot (``welcome.bot``), which is
+    why a rated race is refused."""
     if error.code == "game_not_found" and error.id == REMATCH_ID:
-        return "the rematch offer has lapsed"
+        return t("error.rematch_lapsed")
     if error.code == "not_allowed":
-        return not_allowed_words(error.id, bot=bot, message=error.message)
-    return f"{_ERROR_WORDS.get(error.code, error.code)}: {error.message}"
+        return not_allowed_words(error.id, bot=bot)
+    return t(f"error.{error.code}")
 
 
 # -- fair play and the operator's hand -------------------------------------------------
 
-NAME_TAKEN = "someone has this name; names ignore case (Ann and ann are one): choose another"
-"""``name_taken``: a new player's name is another player's, written in any case."""
-
-BANNED_LINK = "this player is banned from this server"
-"""Beside the link state once the server said ``banned`` or closed with 4001."""
-BANNED_TITLE = "This account is barred from this server"
-
 
 def banned_words(name: str, where: str) -> str:
     """The banned screen under its title: who, where, and that the client stays away."""
-    who = name or "this player"
-    return (
-        f"The operator of {where} banned {who}: the account may not race there.\n"
-        "This client does not connect again by itself."
-    )
+    return t("banned.body", name=name or t("banned.this_player"), server=where)
 
 
-UNRATED_WORDS: dict[str, str] = {
-    "no_play": "not rated: a player made no play",
-    "fair_play": "not rated: timing no hand could make (the server's operator will look at it)",
-}
-"""``game_over.unrated``, said where a rated race's rating change would be."""
+UNRATED = frozenset({"no_play", "fair_play"})
+"""``game_over.unrated``: the ``common`` catalogue's ``unrated.*``, said where a rated race's
+rating change would be."""
 
-REPORT_ASK = (
-    "Report this race to the server's operator. Why? (optional, at most {length} characters)\n"
-    "Enter sends · Esc cancels"
-)
-REPORT_WORDS: dict[str, str] = {
-    "sent": "reporting this race…",
-    "done": "reported: thank you; the server's operator will look at this race",
-    "twice": "you have reported this race already",
-    "limit": "you have made as many reports as the server takes in a day: try again tomorrow",
-    "gone": "the server has no record of this race to report",
-}
-"""What the result says of a report, by :attr:`~client.race_view.RaceView.report`."""
-
-_BARRED = (
-    "you are barred from rated races on this server: too many of your races had timing"
-    " no hand could make; unrated races are open to you"
-)
-_BOT = "this player is a bot, and a bot's races are never rated: race unrated"
+REPORT_STATES = frozenset({"sent", "done", "twice", "limit", "gone"})
+"""What the result says of a report (``report.<state>``), by
+:attr:`~client.race_view.RaceView.report`."""
 
 
-def not_allowed_words(answers: object, *, bot: bool, message: str) -> str:
+def not_allowed_words(answers: object, *, bot: bool) -> str:
     """``not_allowed``, by the request it ``answers`` (its id). A rated seek or room is
     refused for the player's own standing, which the client knows (a bot: ``welcome.bot``;
     else barred for flagged races); a room's join or a rematch may be refused for either
-    player or their one address, so the server's words say which."""
+    player or their one address."""
     if answers in ("seek", "create_room", "join_room", REMATCH_ID) and bot:
-        return _BOT
+        return t("refused.bot")
     if answers in ("seek", "create_room"):
-        return _BARRED
+        return t("refused.barred")
     if answers in ("join_room", REMATCH_ID):
-        return (
-            "this race cannot be rated: one of you is barred from rated races or is a bot,"
-            f" or you both connect from one address (the server says: {message})"
-        )
-    return f"not allowed: {message}"
+        return t("refused.pair")
+    return t("error.not_allowed")
 
 
 def offer_words(kind: str) -> str:
     """The lobby's offer after a refused rated ``seek`` or ``create_room``: the same, unrated."""
-    return "u  seek the same rules unrated" if kind == "seek" else "u  open the room unrated"
+    return t("refused.offer_seek" if kind == "seek" else "refused.offer_room")  # after "u  "
 
 
-KEY_WORDS: dict[str, tuple[str, str, str]] = {
-    "beds": ("1-6", "bed", "play the front card of that bed"),
-    "bouquet": ("a-p", "bouquet", "play the bouquet card with that letter"),
-    "prompt": ("/", "type a card", "type a card (qh, 10h, th) then Enter; Esc closes"),
-    "redeal": ("r", "redeal", "redeal the cards left, when stuck (once a race)"),
-    "resign": ("x", "resign", "resign (asks first)"),
-    "give_up": ("x", "give up", "give this deal up (asks first)"),
-    "new_deal": ("r", "new deal", "deal the next layout"),
-    "rematch": ("r", "rematch", "ask for a rematch (the race starts when both ask)"),
-    "profile": ("o", "their profile", "your opponent's profile"),
-    "report": ("!", "report", "report this race to the server's operator (asks why)"),
-    "daily_again": ("r", "again", "race the daily deal again (practice: the first race counts)"),
-    "daily_board": ("t", "the day's board", "the daily deal's board: the day's ranked races"),
-    "pause": ("z", "pause", "pause the arena: no race is paired after this one"),
-    "lobby": ("Esc", "lobby", "back to the lobby"),
-    "quit": ("q", "quit", "quit"),
-    "quit_race": ("q", "quit", "quit (asks first: the race goes on without you)"),
-    "help": ("?", "help", "this help"),
+KEY_WORDS: dict[str, str] = {
+    "beds": "1-6",
+    "bouquet": "a-p",
+    "prompt": "/",
+    "redeal": "r",
+    "resign": "x",
+    "give_up": "x",
+    "new_deal": "r",
+    "rematch": "r",
+    "profile": "o",
+    "report": "!",
+    "daily_again": "r",
+    "daily_board": "t",
+    "pause": "z",
+    "lobby": "Esc",
+    "quit": "q",
+    "quit_race": "q",
+    "help": "?",
 }
-"""Each race key as (key, the footer's word or two, the help's line), by what it does.
+"""Each race key by what it does; the footer's word or two is ``key.NAME`` and the help's
+line ``keyhelp.NAME`` in the catalogue.
 
 The race screen lists only the keys that work where the player is
 (:func:`client.screens.race_screen.race_keys`): footer, help and keys come from one list.
 """
 
-QUESTIONS = {
-    "resign": "Resign this race? (y/n)",
-    "give_up": "Give this deal up? (y/n)",
-    "quit_race": "Quit now? The race goes on without you. (y/n)",
-}
-"""What the race screen asks before a key that cannot be taken back (by the key's name)."""
-
-_HELP_TITLES = {
-    "practice": "Practice: clear the layout as fast as you can",
-    "racing": "Racing",
-    "final": "Your count is final: the race goes on until it is decided",
-    "over": "After the race",
-    "daily_over": "After the daily deal",
-    "arena_over": "After an arena race: the next is paired at once",
-    "practice_over": "After the deal",
-    "watching": "Watching",
-}
+QUESTIONS = frozenset({"resign", "give_up", "quit_race"})
+"""What the race screen asks (``question.NAME``) before a key that cannot be taken back."""
 
 
-def key_hints(keys: list[str]) -> str:
-    """The footer: ``1-6 bed  a-p bouquet  / type a card  x resign  ? help``."""
-    return "  ".join(f"{KEY_WORDS[name][0]} {KEY_WORDS[name][1]}" for name in keys)
+def key_hints(keys: list[str], width: int | None = None) -> str:
+    """The footer: ``1-6 bed  a-p bouquet  / type a card  x resign  ? help``; on a line of
+    ``width`` cells too short for it (a longer language), ``1-6 a-p play`` says both."""
+    hints = "  ".join(f"{KEY_WORDS[name]} {t(f'key.{name}')}" for name in keys)
+    if width is None or len(hints) <= width or not {"beds", "bouquet"} <= set(keys):
+        return hints
+    rest = [name for name in keys if name not in ("beds", "bouquet")]
+    cards = f"{KEY_WORDS['beds']} {KEY_WORDS['bouquet']} {t('key.cards')}"
+    return "  ".join([cards, *(f"{KEY_WORDS[name]} {t(f'key.{name}')}" for name in rest)])
 
 
-def key_help(where: str, keys: list[str]) -> str:
+def key_help(where: str, keys: list[str]) -> Text:
     """The help page of a race screen: a title for ``where``, then one line per key."""
-    lines = [f"[b]{_HELP_TITLES[where]}[/b]"]
-    lines += [f"  {KEY_WORDS[name][0]:<5} {KEY_WORDS[name][2]}" for name in keys]
+    text = Text(t(f"help.{where}"), style="bold")
+    for name in keys:
+        text.append(f"\n  {KEY_WORDS[name]:<5} {t(f'keyhelp.{name}')}")
     if "beds" in keys:
-        lines.append("Highlighted labels can be played now; grey ones must wait.")
-    lines.append("")
-    lines.append("Press any key to close this help.")
-    return "\n".join(lines)
+        text.append("\n" + t("help.labels"))
+    text.append("\n" + t("help.howto"))
+    return text.append("\n\n" + t("help.close"))
 
 
-LOBBY_HELP = """\
-[b]Lobby[/b]
-  s  quick match   b  race a bot   c  create a room   j  join by code
-  Enter  on a seek: seek with the same rules; on a room: join it
-  w / Enter  watch the selected race    Esc  stop seeking or the room
-  l  leaderboard  p  your profile  o  last opponent's  h  your races
-  u  after a rated seek or room is refused: the same, unrated
-  d  race today's daily deal against the ghost   t  the day's board
-  a  arenas (Enter joins)   z or Esc  pause: no more arena races
-  In an arena a win scores 2, a draw 1; after two wins in a row, wins count
-  double until a race is not won.
-  q  quit
-In a race, ? lists the race's keys; in a replay, its keys are at the bottom.
-
-Press any key to close this help."""
+def lobby_help() -> Text:
+    """The lobby's keys, on one page."""
+    text = Text(t("help.lobby"), style="bold")
+    text.append("\n" + t("help.lobby_keys"))
+    text.append("\n" + t("help.howto"))
+    return text.append("\n\n" + t("help.close"))

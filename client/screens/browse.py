@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Footer
+from textual.widgets import DataTable
+
+from lang import t
 
 from ..api_drawings import (
     history_rows,
@@ -43,6 +45,7 @@ BROWSE_CSS = """
 {name} #body {{ height: auto; padding: 1 1 0 1; }}
 {name} DataTable {{ height: 1fr; }}
 {name} #status {{ height: auto; padding: 0 1; }}
+{name} #keys {{ dock: bottom; height: 1; padding: 0 1; color: $text-muted; }}
 """
 
 
@@ -53,6 +56,8 @@ class BrowseScreen(StateScreen):
         Binding("escape", "back", "back"),
         Binding("r", "refresh", "refresh"),
     ]
+    KEYS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """The screen's own keys for the keys line: (key, the catalogue's key of its words)."""
 
     def __init__(self, state: ClientState, clock: Callable[[], float]) -> None:
         super().__init__(state, clock)
@@ -71,7 +76,12 @@ class BrowseScreen(StateScreen):
         yield TextView(id="size")
         yield from self.body()
         yield TextView(id="status")
-        yield Footer()
+        yield TextView(self.hints(), id="keys")
+
+    def hints(self) -> str:
+        """The keys line at the bottom: ``Esc back  r refresh`` and the screen's own."""
+        keys = [("Esc", "browse.back"), ("r", "browse.refresh"), *self.KEYS]
+        return "  ".join(f"{key} {t(name)}" for key, name in keys)
 
     def body(self) -> ComposeResult:
         yield from ()
@@ -93,13 +103,14 @@ class BrowseScreen(StateScreen):
 class LeaderboardScreen(BrowseScreen):
     """The rated players, best first (``GET /api/leaderboard``); Enter shows a profile."""
 
-    DEFAULTBROWSE_CSS = BROWSE_CSS.format(name="LeaderboardScreen")
+    DEFAULT_CSS = BROWSE_CSS.format(name="LeaderboardScreen")
 
     def body(self) -> ComposeResult:
         yield DataTable(id="board", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        self.query_one("#board", DataTable).add_columns("rank", "name", "rating", "races")
+        columns = ("column.rank", "column.name", "column.rating", "column.races")
+        self.query_one("#board", DataTable).add_columns(*map(t, columns))
 
     def action_refresh(self) -> None:
         self.post_message(Fetch(LeaderboardQuery()))
@@ -107,7 +118,7 @@ class LeaderboardScreen(BrowseScreen):
     def show(self, state: ClientState, now: float) -> None:
         self.show_size()
         lookup = state.lookups.leaderboard
-        title = "Leaderboard: rated players with 10 rated races or more"
+        title = t("browse.leaderboard")
         self.query_one("#title", TextView).set(Text(title))
         board = lookup.value
         rows = [] if board is None else leader_rows(board)
@@ -115,7 +126,7 @@ class LeaderboardScreen(BrowseScreen):
             refill(self.query_one("#board", DataTable), rows)
         empty = board is not None and not rows and not lookup.error
         if empty:
-            self.query_one("#status", TextView).set(Text("nobody is on the leaderboard yet"))
+            self.query_one("#status", TextView).set(Text(t("browse.leaderboard_empty")))
         else:
             self.status(lookup.pending, lookup.error, shown=board is not None)
 
@@ -128,8 +139,9 @@ class LeaderboardScreen(BrowseScreen):
 class ProfileScreen(BrowseScreen):
     """One player's profile (``GET /api/players/NAME``); ``h`` lists their races."""
 
-    DEFAULTBROWSE_CSS = BROWSE_CSS.format(name="ProfileScreen")
+    DEFAULT_CSS = BROWSE_CSS.format(name="ProfileScreen")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("h", "history", "their races")]
+    KEYS = (("h", "browse.their_races"),)
 
     def __init__(self, state: ClientState, clock: Callable[[], float], name: str) -> None:
         super().__init__(state, clock)
@@ -149,7 +161,7 @@ class ProfileScreen(BrowseScreen):
     def show(self, state: ClientState, now: float) -> None:
         self.show_size()
         you = self.player.casefold() == state.name.casefold()
-        title = "Your profile" if you else f"{self.player}'s profile"
+        title = t("browse.your_profile") if you else t("browse.profile", name=self.player)
         self.query_one("#title", TextView).set(Text(title))
         lookup = state.lookups.profile(self.player)
         self.query_one("#body", TextView).set(render_profile(lookup, self.player))
@@ -159,8 +171,9 @@ class ProfileScreen(BrowseScreen):
 class HistoryScreen(BrowseScreen):
     """A player's finished races, newest first, a page at a time; Enter replays one."""
 
-    DEFAULTBROWSE_CSS = BROWSE_CSS.format(name="HistoryScreen")
+    DEFAULT_CSS = BROWSE_CSS.format(name="HistoryScreen")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("n", "older", "older races")]
+    KEYS = (("n", "browse.older"),)
 
     def __init__(self, state: ClientState, clock: Callable[[], float], name: str) -> None:
         super().__init__(state, clock)
@@ -171,7 +184,7 @@ class HistoryScreen(BrowseScreen):
 
     def on_mount(self) -> None:
         columns = ("ended", "against", "result", "cards", "time", "rating")
-        self.query_one("#races", DataTable).add_columns(*columns)
+        self.query_one("#races", DataTable).add_columns(*(t(f"column.{c}") for c in columns))
 
     def action_refresh(self) -> None:
         self.post_message(Fetch(HistoryQuery(self.player)))

@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
+from lang import t
 from protocol import Daily, JoinArena, LobbyRequest
 
 from ..competition_words import arena_line, arena_rows, ordinal
@@ -42,7 +43,7 @@ def daily_rows(board: DailyBoard) -> list[tuple[str, list[str]]]:
                 ordinal(line.rank),
                 line.name,
                 "" if line.time_ms is None else seconds_text(line.time_ms),
-                f"{line.count}/52",
+                f"{line.count}/52",  # a count, as the boards write it
             ],
         )
         for line in board.board
@@ -54,12 +55,14 @@ class DailyBoardScreen(BrowseScreen):
 
     DEFAULT_CSS = BROWSE_CSS.format(name="DailyBoardScreen")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("d", "daily", "race the ghost")]
+    KEYS = (("d", "daily.race_ghost"),)
 
     def body(self) -> ComposeResult:
         yield DataTable(id="board", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        self.query_one("#board", DataTable).add_columns("rank", "name", "time", "cards")
+        columns = ("column.rank", "column.name", "column.time", "column.cards")
+        self.query_one("#board", DataTable).add_columns(*map(t, columns))
 
     def action_refresh(self) -> None:
         self.post_message(Fetch(DailyQuery()))
@@ -71,14 +74,14 @@ class DailyBoardScreen(BrowseScreen):
         self.show_size()
         lookup = state.lookups.daily
         board = lookup.value
-        title = "The daily deal" if board is None else f"The daily deal of {board.date}"
+        title = t("daily.board_title")
         if board is not None:
-            title += f": {board.players} ranked (each player's first race of the day)"
+            title = t("daily.board_of", day=board.date, count=board.players)
         self.query_one("#title", TextView).set(Text(title))
         if self.fresh(board):
             refill(self.query_one("#board", DataTable), [] if board is None else daily_rows(board))
         if board is not None and not board.board and not lookup.error:
-            self.query_one("#status", TextView).set(Text("nobody has raced it yet: d is first"))
+            self.query_one("#status", TextView).set(Text(t("daily.board_empty")))
         else:
             self.status(lookup.pending, lookup.error, shown=board is not None)
 
@@ -93,7 +96,8 @@ class ArenasScreen(BrowseScreen):
         yield DataTable(id="arenas", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        self.query_one("#arenas", DataTable).add_columns("arena", "status", "when", "players")
+        columns = ("column.arena", "column.status", "column.when", "column.players")
+        self.query_one("#arenas", DataTable).add_columns(*map(t, columns))
 
     def action_refresh(self) -> None:
         self.post_message(Command(LobbyRequest()))  # the lobby lists the arenas
@@ -101,15 +105,15 @@ class ArenasScreen(BrowseScreen):
     def show(self, state: ClientState, now: float) -> None:
         self.show_size()
         arenas = [] if state.lobby is None else state.lobby.arenas
-        title = "Arenas: race whoever is free, again and again, until the time is up"
+        title = t("arena.list_title")
         self.query_one("#title", TextView).set(Text(title))
         joined = state.arena
         self.query_one("#body", TextView).set(
-            arena_line(joined, now) if joined is not None else Text("Enter joins the arena")
+            arena_line(joined, now) if joined is not None else Text(t("arena.enter_joins"))
         )
         # Every redraw: the countdowns move (refill keeps the cursor on its row).
         refill(self.query_one("#arenas", DataTable), arena_rows(arenas, now, state.wall()))
-        empty = Text("no arena is running or scheduled on this server")
+        empty = Text(t("arena.none"))
         self.query_one("#status", TextView).set(Text() if arenas else empty)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

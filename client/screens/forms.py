@@ -9,12 +9,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Label, OptionList, RadioButton, RadioSet
+from textual.widgets import (
+    Button,
+    Checkbox,
+    Input,
+    Label,
+    OptionList,
+    RadioButton,
+    RadioSet,
+    Static,
+)
 from textual.widgets.option_list import Option
 
+from lang import t
 from protocol import BotRequest, Rules
 
 from ..levels import BOT_AFTER, DEFAULT_LEVEL, LEVELS
@@ -109,51 +120,47 @@ class RulesScreen(ModalScreen[RulesChoice | None]):
     def compose(self) -> ComposeResult:
         rules = self.rules
         with Vertical():
-            yield Label("[b]Create a room[/b]" if self.room else "[b]Quick match[/b]")
-            yield Checkbox("Rated: the race changes both ratings", rules.rated, id="rated")
-            yield Checkbox(
-                "Mirror deal: both get the same layout", rules.deal == "mirror", id="mirror"
-            )
-            yield Checkbox("Winnable layouts only", rules.winnable_only, id="winnable")
-            yield Checkbox("One redeal when stuck", bool(rules.redeals), id="redeal")
-            yield Checkbox(
-                "Tiebreak: equal counts go to the first", rules.tiebreak == "first", id="first"
-            )
+            title = t("form.room" if self.room else "form.quick_match")
+            yield Label(Text(title, style="bold"))
+            yield Checkbox(t("form.rated"), rules.rated, id="rated")
+            yield Checkbox(t("form.mirror"), rules.deal == "mirror", id="mirror")
+            yield Checkbox(t("form.winnable"), rules.winnable_only, id="winnable")
+            yield Checkbox(t("form.redeal"), bool(rules.redeals), id="redeal")
+            yield Checkbox(t("form.tiebreak"), rules.tiebreak == "first", id="first")
             with Horizontal():
-                yield Label("Time limit, seconds (30-3600, empty: none): ")
+                yield Label(t("form.limit") + " ")
                 limit = "" if rules.time_limit_s is None else str(rules.time_limit_s)
-                yield Input(limit, placeholder="none", id="limit", restrict=r"[0-9]*")
+                yield Input(limit, placeholder=t("form.none"), id="limit", restrict=r"[0-9]*")
             if self.room:
-                yield Checkbox("Public: list the room in the lobby", id="public")
+                yield Checkbox(t("form.public"), id="public")
             else:
                 yield from self._bot_fields()
             yield Label("", id="why", classes="hint")
-            yield Label(
-                "Tab moves · Space ticks · ←→ choose · Enter starts · Esc cancels", classes="hint"
-            )
+            yield Static(t("form.hint"), classes="hint")  # wrapped: a Label keeps one line
             yield Label("", id="error")
             with Horizontal():
-                yield Button("Go", variant="primary", id="go")
-                yield Button("Cancel", id="cancel")
+                yield Button(t("form.go"), variant="primary", id="go")
+                yield Button(t("form.cancel"), id="cancel")
 
     def _bot_fields(self) -> ComposeResult:
         """A bot if nobody comes: off or after a wait, and which bot."""
         after = self.after
         waits = sorted({*BOT_AFTER, *([after] if after is not None else [])})
         with Horizontal():
-            yield Label("A bot if nobody comes, after: ")
+            yield Label(t("form.bot_after") + " ")
             with Choice(id="bot-after"):
-                yield RadioButton("off", after is None, id="after-off")
+                yield RadioButton(t("form.off"), after is None, id="after-off")
                 for wait in waits:
-                    yield RadioButton(f"{wait} s", wait == after, id=f"after-{wait}")
+                    words = t("time.seconds", seconds=wait)
+                    yield RadioButton(words, wait == after, id=f"after-{wait}")
         with Horizontal():
-            yield Label("Bot level: ")
+            yield Label(t("form.bot_level") + " ")
             with Choice(id="bot-level"):
                 for level in LEVELS:
                     yield RadioButton(
                         str(level.level), level.level == self.level, id=f"level-{level.level}"
                     )
-            yield Label("", id="bot-words")
+        yield Label("", id="bot-words")  # a line of its own: a longer language needs it
 
     def on_mount(self) -> None:
         self._speed_alone(rated=self.rules.rated)
@@ -195,15 +202,13 @@ class RulesScreen(ModalScreen[RulesChoice | None]):
         """The hints: why a rated race holds two rules, and which bot would come."""
         rated = self.query_one("#rated", Checkbox).value
         bot = self._chosen_bot()
-        why = (
-            "Rated: mirror deal and winnable layouts, so that speed alone decides" if rated else ""
-        )
+        why = t("form.rated_why") if rated else ""
         if not self.room:
             self.query_one("#bot-level", Choice).disabled = bot is None
             pace = next(each for each in LEVELS if each.level == self._chosen_level())
-            self.query_one("#bot-words", Label).update(f" {pace.name}, {pace.seconds:.1f} s a card")
+            self.query_one("#bot-words", Label).update(f" {pace.name}, {pace.pace}")
             if rated and bot is not None:
-                why += "; a race with the bot is never rated"
+                why += "; " + t("form.bot_unrated")
         self.query_one("#why", Label).update(why)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -231,7 +236,7 @@ class RulesScreen(ModalScreen[RulesChoice | None]):
         limit = self.query_one("#limit", Input).value.strip()
         seconds = int(limit) if limit else None
         if seconds is not None and not 30 <= seconds <= 3600:
-            self.query_one("#error", Label).update("the time limit is 30 to 3600 seconds")
+            self.query_one("#error", Label).update(t("form.limit_range"))
             return
         checked = {box.id: box.value for box in self.query(Checkbox)}
         rules = Rules(
@@ -270,14 +275,11 @@ class BotScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(f"[b]Race a bot now[/b] ({rules_words(self.rules)})")
+            title = Text(t("form.bot_now"), style="bold")
+            yield Label(title.append(f" ({rules_words(self.rules)})", style=""))
             options = [Option(level.words, id=str(level.level)) for level in LEVELS]
             yield OptionList(*options, id="levels")
-            yield Label(
-                "1-5 picks a level, or ↑↓ and Enter · Esc cancels · a race with a bot is "
-                "never rated",
-                classes="hint",
-            )
+            yield Label(t("form.bot_hint"), classes="hint")
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)

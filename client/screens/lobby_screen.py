@@ -15,20 +15,29 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Label
+from textual.widgets import DataTable, Label
 
+from lang import t
 from protocol import BotRequest, Cancel, CreateRoom, Daily, JoinRoom, LeaveArena, Rules, Seek, Watch
 
 from ..apidata import rating_text
 from ..competition_words import events_text
 from ..levels import DEFAULT_LEVEL, bot_wait_words
 from ..messages import Command, Notice
-from ..render import player_names, render_code, render_link_reason, render_topbar, rules_words
-from ..words import LOBBY_HELP
+from ..render import (
+    player_names,
+    render_code,
+    render_link_reason,
+    render_topbar,
+    rules_words,
+    versus,
+)
+from ..words import lobby_help
 from .base import StateScreen, TextView, refill
 from .browse import HistoryScreen, LeaderboardScreen, ProfileScreen
 from .competition_screens import ArenasScreen, DailyBoardScreen
 from .forms import BotScreen, RulesChoice, RulesScreen
+from .howto_screen import HowToPlayScreen
 from .modals import HelpScreen, JoinScreen
 
 if TYPE_CHECKING:
@@ -45,7 +54,7 @@ __all__ = ["LobbyScreen", "capped"]
 
 def capped(title: str, short: str, shown: int, total: int) -> str:
     """``title``, or ``Rooms: 100 of 340`` when the server listed only part of the list."""
-    return f"{short}: {shown} of {total}" if total > shown else title
+    return t("lobby.capped", what=short, shown=shown, total=total) if total > shown else title
 
 
 class LobbyScreen(StateScreen):
@@ -65,6 +74,7 @@ class LobbyScreen(StateScreen):
     #waiting { height: auto; padding: 0 1; }
     #link { height: auto; padding: 0 1; }
     #notice { height: 1; padding: 0 1; }
+    #keys { dock: bottom; height: 1; padding: 0 1; color: $text-muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "seek", "quick match"),
@@ -83,6 +93,7 @@ class LobbyScreen(StateScreen):
         Binding("t", "daily_board", "the day's board", show=False),
         Binding("a", "arenas", "arenas", show=False),
         Binding("z", "pause", "pause the arena", show=False),
+        Binding("i", "howto", "how to play", show=False),
         Binding("escape", "cancel", "cancel"),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
@@ -110,35 +121,41 @@ class LobbyScreen(StateScreen):
         yield TextView(id="counts")
         yield TextView(id="events")
         with Vertical(id="seekbox"):
-            yield Label(" Seeking a match (Enter seeks with the same rules)", id="seeks-title")
+            yield Label(" " + t("lobby.seeks_title"), id="seeks-title")
             yield DataTable(id="seeks", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="tables"):
             with Vertical():
-                yield Label(" Public rooms (Enter joins)", id="rooms-title")
+                yield Label(
+                    f" {t('lobby.rooms_title')} ({t('lobby.rooms_enter')})", id="rooms-title"
+                )
                 yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             with Vertical():
-                yield Label(" Live races (Enter watches)", id="games-title")
+                games = f" {t('lobby.games_title')} ({t('lobby.games_enter')})"
+                yield Label(games, id="games-title")
                 yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield TextView(id="waiting")
         yield TextView(id="link")
         yield TextView(id="notice")
-        yield Footer()
+        yield TextView(t("lobby.footer"), id="keys")
 
     def on_mount(self) -> None:
-        self.query_one("#seeks", DataTable).add_columns("rules", "waiting")
-        self.query_one("#rooms", DataTable).add_columns("code", "host", "rules")
-        self.query_one("#games", DataTable).add_columns("players", "counts")
+        self.query_one("#seeks", DataTable).add_columns(t("column.rules"), t("column.waiting"))
+        rooms = (t("column.code"), t("column.host"), t("column.rules"))
+        self.query_one("#rooms", DataTable).add_columns(*rooms)
+        games = (t("column.players"), t("column.counts"))
+        self.query_one("#games", DataTable).add_columns(*games)
         super().on_mount()
 
     def show(self, state: ClientState, now: float) -> None:
         self.query_one("#topbar", TextView).set(render_topbar(state, now))
         self.show_size()
         lobby = state.lobby
-        counts = Text(f"You are {player_names([state.name or '…'], [state.bot])[0]}")
+        counts = Text(t("lobby.you_are", name=player_names([state.name or "…"], [state.bot])[0]))
         if state.rating is not None:
             counts.append(f" ({rating_text(state.rating.rating, state.rating.provisional)})")
         if lobby is not None:
-            counts.append(f"  ·  {lobby.online} online  ·  {lobby.seeking} seeking a match")
+            online = t("lobby.online", count=lobby.online)
+            counts.append(f"  ·  {online}  ·  {t('lobby.seeking', count=lobby.seeking)}")
         self.query_one("#counts", TextView).set(counts)
         events = self.query_one("#events", TextView)
         events.set(events_text(state, now))
@@ -167,34 +184,34 @@ class LobbyScreen(StateScreen):
         games = []
         for game in lobby.games:
             counts = " - ".join(f"{count}/52" for count in game.counts)
-            names = " vs ".join(player_names(game.players, game.bots))
+            names = versus(player_names(game.players, game.bots))
             games.append((game.game_id, (names, counts)))
         refill(self.query_one("#games", DataTable), games)
-        rooms_title = capped("Public rooms", "Rooms", len(lobby.rooms), lobby.rooms_total)
-        self.query_one("#rooms-title", Label).update(f" {rooms_title} (Enter joins)")
-        games_title = capped("Live races", "Races", len(lobby.games), lobby.games_total)
-        self.query_one("#games-title", Label).update(f" {games_title} (Enter watches)")
+        rooms_title = capped(
+            t("lobby.rooms_title"), t("lobby.rooms"), len(lobby.rooms), lobby.rooms_total
+        )
+        self.query_one("#rooms-title", Label).update(f" {rooms_title} ({t('lobby.rooms_enter')})")
+        games_title = capped(
+            t("lobby.games_title"), t("lobby.games"), len(lobby.games), lobby.games_total
+        )
+        self.query_one("#games-title", Label).update(f" {games_title} ({t('lobby.games_enter')})")
 
     @staticmethod
     def _waiting(state: ClientState, now: float) -> Text:
         waiting = state.waiting
-        if state.link in ("failed", "replaced"):
-            return Text("not connected: q quits", style="dim")
+        if state.link in ("failed", "replaced", "banned"):
+            return Text(t("lobby.not_connected"), style="dim")
         if waiting is None:
-            return Text(
-                "s quick match · b race a bot · c create a room · j join a room · ? help\n"
-                "l leaderboard · p your profile · h your races · o your last opponent",
-                style="dim",
-            )
+            return Text(t("lobby.hints"), style="dim")
         if waiting.kind == "seeking":
-            text = Text(f"Seeking a match ({rules_words(waiting.rules)})…")
+            text = Text(t("lobby.seeking_rules", rules=rules_words(waiting.rules)))
             bot = bot_wait_words(waiting, now)
             if bot:  # "a bot (BOT-Hare) takes the seat in 23 s", counting down
-                return text.append(f" {bot}").append("\nEsc cancels", style="dim")
-            return text.append("  Esc cancels")
-        text = Text(f"Your room ({rules_words(waiting.rules)}): give your friend this code\n")
+                return text.append(f" {bot}").append("\n" + t("lobby.esc_cancels"), style="dim")
+            return text.append("  " + t("lobby.esc_cancels"))
+        text = Text(t("lobby.your_room", rules=rules_words(waiting.rules)) + "\n")
         text.append_text(render_code(waiting.code))
-        text.append("\nWaiting for them to join…  Esc closes the room", style="dim")
+        text.append("\n" + t("lobby.room_waiting"), style="dim")
         return text
 
     # -- actions ---------------------------------------------------------------
@@ -263,7 +280,7 @@ class LobbyScreen(StateScreen):
     def action_daily(self) -> None:
         """Race today's deal against the ghost of the day's best (a seek or room stops first)."""
         if self.state.lobby is not None and self.state.lobby.daily is None:
-            self.post_message(Notice("this server has no daily deal", error=True))
+            self.post_message(Notice(t("daily.none"), error=True))
             return
         if self.state.waiting is not None:
             self.post_message(Command(Cancel()))
@@ -279,7 +296,7 @@ class LobbyScreen(StateScreen):
         """The rated seek or room the server refused (``not_allowed``), unrated."""
         offer = self.state.offer
         if offer is None:
-            self.post_message(Notice("no rated race was refused: nothing to ask unrated"))
+            self.post_message(Notice(t("refused.nothing")))
         else:
             self.post_message(Command(offer))
 
@@ -293,7 +310,7 @@ class LobbyScreen(StateScreen):
     def action_opponent(self) -> None:
         opponent = self.state.opponent
         if opponent is None:
-            self.post_message(Notice("no opponent yet: race someone first", error=True))
+            self.post_message(Notice(t("lobby.no_opponent"), error=True))
         else:
             self.app.push_screen(ProfileScreen(self.state, self.clock, opponent))
 
@@ -303,11 +320,14 @@ class LobbyScreen(StateScreen):
 
     def _named(self) -> bool:
         if not self.state.name:
-            self.post_message(Notice("not signed in yet: no name to look up", error=True))
+            self.post_message(Notice(t("lobby.not_signed_in"), error=True))
         return bool(self.state.name)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(LOBBY_HELP))
+        self.app.push_screen(HelpScreen(lobby_help()))
+
+    def action_howto(self) -> None:
+        self.app.push_screen(HowToPlayScreen())
 
     def action_quit(self) -> None:
         self.app.exit(0)

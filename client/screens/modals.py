@@ -6,6 +6,7 @@ Each is a :class:`~textual.screen.ModalScreen` that answers its caller through
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.binding import Binding, BindingType
@@ -13,13 +14,20 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from protocol import NAME_RULE, is_name
+from lang import t
+from protocol import NAME_PATTERN, is_name
+
+from .howto_screen import HowToPlayScreen
 
 if TYPE_CHECKING:
+    from rich.text import Text
     from textual import events
     from textual.app import ComposeResult
 
 __all__ = ["MODAL_CSS", "ConfirmScreen", "HelpScreen", "InputScreen", "JoinScreen", "NameScreen"]
+
+NAME_MAX = int(re.findall(r"\{1,(\d+)\}", NAME_PATTERN)[-1])
+"""The longest name, as the protocol's pattern has it (the catalogue's rule says it)."""
 
 MODAL_CSS = """
 {name} {{ align: center middle; }}
@@ -36,7 +44,7 @@ class HelpScreen(ModalScreen[None]):
 
     DEFAULT_CSS = MODAL_CSS.format(name="HelpScreen")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: Text) -> None:
         super().__init__()
         self.text = text
 
@@ -47,6 +55,8 @@ class HelpScreen(ModalScreen[None]):
     def on_key(self, event: events.Key) -> None:
         event.stop()
         self.dismiss(None)
+        if event.key == "i":  # the help's last line: i opens How to play
+            self.app.push_screen(HowToPlayScreen())
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -74,8 +84,11 @@ class InputScreen(ModalScreen[str | None]):
     """One line of input; Enter answers it, Esc answers None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
-    TITLE_TEXT = ""
-    PLACEHOLDER = ""
+    TITLE_KEY = ""
+    """The catalogue's key of the question above the input."""
+    PLACEHOLDER_KEY = ""
+    PARAMS: ClassVar[dict[str, object]] = {}
+    """What the question's text needs filled in."""
 
     def __init__(self, error: str = "", *, value: str = "") -> None:
         super().__init__()
@@ -85,8 +98,8 @@ class InputScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.TITLE_TEXT)
-            yield Input(self.value, placeholder=self.PLACEHOLDER)
+            yield Static(t(self.TITLE_KEY, **self.PARAMS))  # wrapped: a Label keeps one line
+            yield Input(self.value, placeholder=t(self.PLACEHOLDER_KEY))
             yield Label(self.error, id="error")
 
     def action_cancel(self) -> None:
@@ -94,7 +107,7 @@ class InputScreen(ModalScreen[str | None]):
 
     def check(self, value: str) -> str | None:
         """An error message for ``value``, or None if it will do."""
-        return None if value else "type something, or Esc"
+        return None if value else t("input.empty")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -110,12 +123,13 @@ class NameScreen(InputScreen):
     """The name to race under, when neither ``--name`` nor a stored token gives one."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="NameScreen")
-    TITLE_TEXT = "Your name on this server (letters, digits, _ and -; up to 20):"
-    PLACEHOLDER = "name"
+    TITLE_KEY = "name.ask"
+    PLACEHOLDER_KEY = "name.placeholder"
+    PARAMS: ClassVar[dict[str, object]] = {"max": NAME_MAX}
 
     def check(self, value: str) -> str | None:
         # The protocol's rule, which the server applies: a name passed here is not bad_name.
-        return None if is_name(value) else NAME_RULE
+        return None if is_name(value) else t("name.rule", max=NAME_MAX)
 
     def action_cancel(self) -> None:
         self.app.exit(1)
@@ -125,5 +139,5 @@ class JoinScreen(InputScreen):
     """The code of the room to join."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="JoinScreen")
-    TITLE_TEXT = "Room code (the six characters your friend reads out):"
-    PLACEHOLDER = "code"
+    TITLE_KEY = "join.ask"
+    PLACEHOLDER_KEY = "join.placeholder"

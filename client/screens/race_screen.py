@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.containers import Horizontal
 from textual.widgets import Input
 
+from lang import t
 from protocol import Daily, LeaveArena, Redeal, Rematch, Report, Resign
 
 from ..competition_words import race_kind_line
@@ -20,7 +21,7 @@ from ..keys import BED_KEYS, BOUQUET_KEYS
 from ..messages import BackToLobby, CardKey, CardTyped, Command, Notice
 from ..render import render_idle, render_link_reason, render_topbar
 from ..result import render_result
-from ..words import KEY_WORDS, QUESTIONS, REMATCH_ID, REPORT_ID, key_help, key_hints
+from ..words import KEY_WORDS, REMATCH_ID, REPORT_ID, key_help, key_hints
 from .base import StateScreen, TextView
 from .boards import BoardView
 from .browse import ProfileScreen
@@ -98,12 +99,13 @@ class RaceScreen(StateScreen):
         yield TextView(id="result")
         yield TextView(id="link")
         yield TextView(id="notice")
-        yield Input(placeholder="card (qh, 10h, th) and Enter; Esc closes", id="prompt")
+        yield Input(placeholder=t("race.prompt"), id="prompt")
         yield TextView(id="keys")
 
     def show(self, state: ClientState, now: float) -> None:
         race = state.race
-        self.query_one("#topbar", TextView).set(render_topbar(state, now))
+        bar = render_topbar(state, now, self.app.size.width)
+        self.query_one("#topbar", TextView).set(bar)
         self.show_size()
         kind = self.query_one("#kind", TextView)
         kind.set(Text() if race is None else race_kind_line(race, now, state.arena, state.name))
@@ -125,7 +127,8 @@ class RaceScreen(StateScreen):
         link.display = bool(reason.plain)
         style = "bold red" if state.notice_is_error else ""
         self.query_one("#notice", TextView).set(Text(state.notice, style=style))
-        self.query_one("#keys", TextView).set(Text(key_hints(self.keys(race)[1])))
+        hints = key_hints(self.keys(race)[1], self.app.size.width - 2)
+        self.query_one("#keys", TextView).set(Text(hints))
 
     def keys(self, race: RaceView | None) -> tuple[str, list[str]]:
         """:func:`race_keys` here: whether the player is still in the race's arena."""
@@ -170,8 +173,8 @@ class RaceScreen(StateScreen):
             "redeal": lambda: self._redeal(race),
             "new_deal": lambda: self.post_message(Command(Rematch())),
             "rematch": lambda: self.post_message(Command(Rematch(id=REMATCH_ID))),
-            "resign": lambda: self._resign(QUESTIONS["resign"]),
-            "give_up": lambda: self._resign(QUESTIONS["give_up"]),
+            "resign": lambda: self._resign(t("question.resign")),
+            "give_up": lambda: self._resign(t("question.give_up")),
             "profile": lambda: self._opponent(race),
             "report": lambda: self._report(race),
             "daily_again": lambda: self.post_message(Command(Daily())),
@@ -181,7 +184,7 @@ class RaceScreen(StateScreen):
             "quit_race": self._quit,
         }
         # Esc has its own handling (on_key): it says what to do instead when it does nothing.
-        named = [name for name in keys if KEY_WORDS[name][0] == key and name in actions]
+        named = [name for name in keys if KEY_WORDS[name] == key and name in actions]
         if not named:
             return False
         actions[named[0]]()
@@ -207,9 +210,9 @@ class RaceScreen(StateScreen):
         if race.board.redeals_left and not race.board.has_play():
             self.post_message(Command(Redeal()))
         elif race.board.redeals_left:
-            self.post_message(Notice("a redeal is only for when you are stuck", error=True))
+            self.post_message(Notice(t("race.redeal_when_stuck"), error=True))
         else:
-            self.post_message(Notice("no redeal left", error=True))
+            self.post_message(Notice(t("race.no_redeal"), error=True))
 
     def _resign(self, question: str) -> None:
         def confirmed(yes: bool | None) -> None:
@@ -220,10 +223,10 @@ class RaceScreen(StateScreen):
 
     def _leave(self, race: RaceView) -> None:
         if race.other is None:
-            self.post_message(Notice("practice: q quits"))
+            self.post_message(Notice(t("race.practice_quits")))
         elif race.over is None and race.seat is not None:
-            resign = "x resigns, " if race.can_play else ""
-            self.post_message(Notice(f"the race is on: {resign}q quits"))
+            key = "race.on_resign" if race.can_play else "race.on"
+            self.post_message(Notice(t(key)))
         else:
             self.post_message(BackToLobby())
 
@@ -232,7 +235,7 @@ class RaceScreen(StateScreen):
             if yes:
                 self.app.exit(0)
 
-        self.app.push_screen(ConfirmScreen(QUESTIONS["quit_race"]), confirmed)
+        self.app.push_screen(ConfirmScreen(t("question.quit_race")), confirmed)
 
     # -- the card prompt -------------------------------------------------------
 

@@ -15,6 +15,8 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 
+from lang import t
+
 from ..api_drawings import lookup_status, replay_bar, replay_end
 from ..lookups import RaceQuery
 from ..messages import Fetch, ReplayControl
@@ -29,9 +31,7 @@ if TYPE_CHECKING:
 
     from ..state import ClientState
 
-__all__ = ["REPLAY_KEYS", "ReplayScreen"]
-
-REPLAY_KEYS = "Space pause  1 2 4 8 speed  ←/→ step  Home start  End end  Esc back"
+__all__ = ["ReplayScreen"]
 
 
 class ReplayScreen(StateScreen):
@@ -72,7 +72,7 @@ class ReplayScreen(StateScreen):
         yield TextView(id="move")
         yield TextView(id="end")
         yield TextView(id="status")
-        yield TextView(REPLAY_KEYS, id="keys")
+        yield TextView(t("replay.keys"), id="keys")
 
     def on_mount(self) -> None:
         if self.state.lookups.race(self.game_id).value is None:
@@ -90,7 +90,7 @@ class ReplayScreen(StateScreen):
         for board in self.query(BoardView):
             board.show(view, ascii=state.ascii, now=now)
         if replay is None:
-            self.query_one("#topbar", TextView).set(Text(f"Replay of {self.game_id}", "bold"))
+            self.query_one("#topbar", TextView).set(Text(t("replay.of", id=self.game_id), "bold"))
             return
         self.query_one("#topbar", TextView).set(replay_bar(replay, now))
         self.query_one("#move", TextView).set(Text(replay.last_move_words(ascii=state.ascii)))

@@ -15,9 +15,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from lang import t
 from protocol import REASON_LENGTH
 
-from ..words import BANNED_TITLE, REPORT_ASK, banned_words, offer_words
+from ..words import banned_words, offer_words
 from .base import StateScreen, TextView
 from .modals import MODAL_CSS, InputScreen
 
@@ -58,9 +59,9 @@ class BannedScreen(StateScreen):
         yield TextView(id="banned")
 
     def show(self, state: ClientState, now: float) -> None:
-        text = Text(BANNED_TITLE, style="bold")
+        text = Text(t("banned.title"), style="bold")
         text.append("\n\n" + banned_words(state.name, self.where) + "\n\n")
-        text.append("q  quit", style="dim")
+        text.append(f"q  {t('key.quit')}", style="dim")
         self.query_one("#banned", TextView).set(text)
 
     def action_quit(self) -> None:
@@ -80,9 +81,10 @@ class RatedRefusedScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(Text("No rated race", style="bold"))
+            yield Label(Text(t("refused.title"), style="bold"))
             yield Static(self.why)  # wrapped: a Label keeps one line
-            yield Label(Text(f"{offer_words(self.offer.type)}    Esc  back to the lobby"))
+            back = t("keyhelp.lobby")
+            yield Label(Text(f"u  {offer_words(self.offer.type)}    Esc  {back}"))
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
@@ -96,8 +98,9 @@ class ReportScreen(InputScreen):
     """Why this race is reported (optional): Enter answers the reason, "" for none; Esc None."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="ReportScreen")
-    TITLE_TEXT = REPORT_ASK.format(length=REASON_LENGTH)
-    PLACEHOLDER = "why (optional)"
+    TITLE_KEY = "report.ask"
+    PLACEHOLDER_KEY = "report.placeholder"
+    PARAMS: ClassVar[dict[str, object]] = {"length": REASON_LENGTH}
 
     def check(self, value: str) -> str | None:
-        return None if len(value) <= REASON_LENGTH else f"at most {REASON_LENGTH} characters"
+        return None if len(value) <= REASON_LENGTH else t("report.too_long", length=REASON_LENGTH)

@@ -139,10 +139,10 @@ async def test_the_form_asks_for_a_bot_after_a_wait_and_at_a_level():
         await a.press("right", "right")  # off → 10 s → 30 s
         assert form.query_one("#after-30", RadioButton).value
         assert not form.query_one("#bot-level").disabled
-        assert shown(a, "BOT-Hare, 0.8 s a card")
+        assert shown(a, "BOT-Hare, about 0.8 s a card")
         form.query_one("#bot-level").focus()
         await a.press("right")  # level 3 → 4
-        await a.until(lambda: shown(a, "BOT-Falcon, 0.5 s a card"), "the level's bot")
+        await a.until(lambda: shown(a, "BOT-Falcon, about 0.5 s a card"), "the level's bot")
         await a.press("enter")
         await a.until(lambda: len(server.sent("seek")) == 2, "the second seek")
         seek = server.sent("seek")[1]

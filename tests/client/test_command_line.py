@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
+import lang
 from client.cli import parse_args
 from client.failures import url_problem, websocket_url
 from client.options import Options
 from client.textual_app import FlowerGardenApp
-from protocol import NAME_RULE
 
 from .conftest import driving, flat
 
@@ -45,12 +45,12 @@ def test_make_play_without_a_name():
     assert "--name" not in make_play()
 
 
-async def test_a_name_with_a_space_is_refused_in_the_servers_words(start_server):
+async def test_a_name_with_a_space_is_refused_by_its_code_in_the_clients_words(start_server):
     server = await start_server()
     app = FlowerGardenApp(Options(server=server.url, name="al ice"))
     async with driving(app) as a:
         await a.until(lambda: type(a.app.screen).__name__ == "NameScreen", "the name asked again")
-        await a.until_shown(NAME_RULE)
+        await a.until_shown(lang.t("error.bad_name"))  # bad_name: never the server's English
         assert a.app.screen.query_one(Input).value == "al ice"  # kept, to mend
         assert "Traceback" not in flat(await a.text())
 

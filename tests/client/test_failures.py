@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosedError, InvalidMessage, Invalid
 from websockets.http11 import Response
 
 import client.net
-from client.failures import NO_NEW_PLAYERS, URL_HINT, closed, failure, hello_refused, url_problem
+from client.failures import closed, failure, hello_refused, no_new_players, url_hint, url_problem
 from client.options import Options
 from client.textual_app import FlowerGardenApp
 from protocol import Error
@@ -33,7 +33,9 @@ if TYPE_CHECKING:
 
     from protocol import ServerMessage
 
+URL_HINT = url_hint()
 NOT_OURS = f"that is not a Flower Garden server: {URL_HINT}"
+NO_NEW_PLAYERS = no_new_players()
 
 
 def app_for(url: str, name: str | None = None) -> FlowerGardenApp:

@@ -15,7 +15,8 @@ from client.bot_client import BotClient, BotOptions
 from client.result import render_result
 from client.state import ClientState
 from client.tokens import TokenStore
-from client.words import BANNED_TITLE, NAME_TAKEN, REPORT_ID, REPORT_WORDS, UNRATED_WORDS
+from client.words import REPORT_ID
+from lang import t
 from protocol import Error, Report, Rules
 from tests.integration.admin_helpers import TOKEN, act
 
@@ -56,14 +57,14 @@ async def test_the_result_reports_the_race_once_and_says_the_answer(start_server
         await b.until(lambda: on_top(b) == "ReportScreen", "the question")
         await b.press(*"too fast", "enter")
         await b.until(lambda: b.race.report == "done", "reported")
-        await b.until_shown(REPORT_WORDS["done"])
+        await b.until_shown(t("report.done"))
         assert "! report" not in await b.text()  # once a race
         await b.press("exclamation_mark")  # does nothing now
         assert on_top(b) == "RaceScreen"
         # A second report is refused by code (not_allowed), and the result says so.
         b.app.send(Report(game_id=b.race.game_id))
         await b.until(lambda: b.race.report == "twice", "refused")
-        await b.until_shown(REPORT_WORDS["twice"])
+        await b.until_shown(t("report.twice"))
         assert not b.state.notice_is_error  # said on the result, not as a stray error
         # The other player may still report it; Esc on the question reports nothing.
         await a.until(lambda: a.race.over is not None, "a's game_over")
@@ -82,7 +83,7 @@ async def test_a_report_of_a_race_the_server_does_not_know_is_said_on_the_result
     state.sending(Report(game_id=race.game_id, id=REPORT_ID))
     state.apply(Error(code="game_not_found", message="whatever", id=REPORT_ID), 3.0)
     assert race.report == "gone" and not race.reportable
-    assert REPORT_WORDS["gone"] in render_result(race).plain
+    assert t("report.gone") in render_result(race).plain
     assert state.notice == ""
 
 
@@ -98,7 +99,7 @@ async def test_a_ban_shows_the_banned_screen_and_the_client_stays_away(start_ser
         await a.until(lambda: on_top(a) == "BannedScreen", "the banned screen")  # close 4001
         await a.until(lambda: net_stopped(a), "the worker stops")
         assert a.state.link == "banned"
-        await a.until_shown(BANNED_TITLE)
+        await a.until_shown(t("banned.title"))
         assert shown(a, "does not connect again by itself")
     # Started again with the kept token: hello is answered `banned`, and the client stops.
     async with driving(make_app(server, name)) as again:
@@ -177,7 +178,7 @@ async def test_a_rated_race_without_a_play_says_it_changed_no_rating(start_serve
         await a.press("x", "y")  # resigned at once: no play was made
         await b.until(lambda: b.race.over is not None, "b's game_over")
         assert over(b.race).unrated == "no_play" and over(b.race).ratings == ()
-        await b.until_shown(UNRATED_WORDS["no_play"])
+        await b.until_shown(t("unrated.no_play"))
         assert "rating:" not in await b.text()
 
 
@@ -187,7 +188,7 @@ def test_a_race_flagged_for_its_timing_says_so_where_the_rating_would_be():
     state.apply(game_over(1, "cleared", [3, 52], seq=1, unrated="fair_play"), 2.0)
     assert state.race is not None
     text = render_result(state.race).plain
-    assert UNRATED_WORDS["fair_play"] in text and "rating:" not in text
+    assert t("unrated.fair_play") in text and "rating:" not in text
 
 
 # -- names and bots ----------------------------------------------------------------------
@@ -201,7 +202,7 @@ async def test_a_taken_name_says_names_ignore_case(start_server, make_app, confi
     TokenStore().forget(server.url, name)  # another person, on another machine
     async with driving(make_app(server, name.swapcase())) as b:
         await b.until(lambda: on_top(b) == "NameScreen", "asked for another name")
-        await b.until_shown(NAME_TAKEN)
+        await b.until_shown(t("name.taken"))
         assert b.state.link == "offline"  # not "connecting…" while a name is asked
 
 

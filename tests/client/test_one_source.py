@@ -15,6 +15,7 @@ import client.screens.modals
 import client.state
 import core.identity
 import engine
+import lang
 import protocol
 from client.screens.modals import NameScreen
 from client.state import ClientState
@@ -29,7 +30,7 @@ NAMES = ["Ann", "a" * 20, "a" * 21, "", "Ann\n", "Ann Lee", "Zoë", "-_-", "a.b"
 def test_the_client_and_the_server_check_names_with_one_function():
     modals, identity = vars(client.screens.modals), vars(core.identity)
     assert modals["is_name"] is identity["is_name"] is protocol.is_name
-    assert modals["NAME_RULE"] is identity["NAME_RULE"]
+    assert f"{{1,{client.screens.modals.NAME_MAX}}}" in protocol.NAME_PATTERN  # one longest name
 
 
 @pytest.mark.parametrize("name", NAMES, ids=repr)
@@ -39,7 +40,8 @@ def test_a_name_the_client_accepts_is_one_the_server_accepts(name):
         Registry().create("p-1", name, "token", 0.0)
     except Refused as refused:
         assert refused.code == "bad_name"
-        assert problem == refused.message == protocol.NAME_RULE
+        assert refused.message == protocol.NAME_RULE  # the server's words; the client's own:
+        assert problem == lang.t("name.rule", max=20)
     else:
         assert problem is None
 

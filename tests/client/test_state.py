@@ -174,7 +174,7 @@ def test_a_lapsed_rematch_is_told_by_code_and_id_not_by_the_words():
     assert state.notice == "the rematch offer has lapsed" and not race.rematch_asked
     # The same code for another request (a watch, say) is not the rematch, even in English.
     state.apply(Error(code="game_not_found", message="no rematch race 'G'", id="w"), 112)
-    assert state.notice == "that race is not there any more: no rematch race 'G'"
+    assert state.notice == "that race is not there any more"  # by its code alone
 
 
 def test_waiting_in_the_lobby():

@@ -198,11 +198,11 @@ def test_both_timed_out_at_equal_counts():
 @pytest.mark.parametrize(
     ("winner", "counts", "words"),
     [
-        (1, [3, 9], "the 5:00 clock ran out: bob has more cards"),
-        (None, [4, 4], "the 5:00 clock ran out at equal counts"),
+        (1, [3, 9], "the clock ran out: bob has more cards"),
+        (None, [4, 4], "the clock ran out at equal counts"),
     ],
 )
-def test_a_clock_time_out_names_the_clock(winner, counts, words):
+def test_a_clock_time_out_says_the_clock_ran_out(winner, counts, words):
     state = racing(rules=Rules(deal="mirror", winnable_only=True, time_limit_s=300))
     timed_out(state, 0, 1)
     timed_out(state, 1, 2)
