@@ -3,7 +3,7 @@
 // the leader's, one's rank (game_over.daily) and the day's board (GET /api/daily).
 
 import { leader, ownPlace } from "./daily.js";
-import { byId, h, setText } from "./dom.js";
+import { byId, h, keepWhole, setText } from "./dom.js";
 import { BOTS } from "./facts.js";
 import { formatDate, t } from "./i18n.js";
 import { secondsText } from "./timing.js";
@@ -36,7 +36,9 @@ export function renderDaily(state) {
   const you = place ? t("daily.you", { rank: place.rank, time: placeTime(place) }) : t("daily.not_yet");
   setText(byId("daily-you"), [you, streakWords(state.daily.streak)].filter(Boolean).join(" · "));
   const ghost = info.best_ms !== null && info.best_ms !== undefined;
-  setText(byId("daily-race"), ghost ? t("daily.race_ghost") : t("daily.race_bot", { name: dailyBot() }));
+  const button = byId("daily-race");
+  const label = ghost ? t("daily.race_ghost") : t("daily.race_bot", { name: dailyBot() });
+  if (button.textContent !== label) button.replaceChildren(...keepWhole(label, [dailyBot()]));
   byId("daily-race").disabled = state.waiting?.kind === "room";
 }
 
@@ -86,8 +88,9 @@ export function ghostWords(race) {
   if (!race.kind.daily) return null;
   const ghost = race.kind.ghost;
   const date = formatDate(`${race.kind.daily}T12:00:00Z`);
-  return ghost
+  const line = ghost
     ? t("daily.ghost_line", { date, bot: race.players[1], name: ghost })
     : t("daily.bot_line", { date, bot: race.players[1] });
+  return keepWhole(line, [race.players[1], ghost]);
 }
 
