@@ -136,7 +136,7 @@ schema-js:  ## install ajv for the schema tests (tests/schema_js), when npm is t
 stats: $(STAMP)  ## deal statistics with 95% confidence intervals
 	$(BIN)/python -m engine stats --deals 200000
 
-bench: $(BENCH_STAMP)  ## the benchmarks: engine, cores, store, restoring races, load, bots, fair play, then several workers (about 21 minutes)
+bench: $(BENCH_STAMP)  ## the benchmarks: engine, cores, store, restoring races, load, bots, fair play, an arena, then several workers (about 21 minutes)
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.core
 	$(BIN)/python -m bench.store
@@ -144,6 +144,7 @@ bench: $(BENCH_STAMP)  ## the benchmarks: engine, cores, store, restoring races,
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.bots
 	$(BIN)/python -m bench.fairplay
+	$(BIN)/python -m bench.arena
 	$(BIN)/python -m bench.cluster
 	$(BIN)/python -m bench.bus
 
@@ -152,6 +153,7 @@ bench-quick: $(BENCH_STAMP)  ## a short benchmark run (under a minute); the last
 	$(BIN)/python -m bench.core --quick
 	$(BIN)/python -m bench.store --quick
 	$(BIN)/python -m bench.restore --races 200
+	$(BIN)/python -m bench.arena --quick
 	$(BIN)/python -m bench.run --quick
 
 # It starts its own PostgreSQL and Redis (installed by `make services`).

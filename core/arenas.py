@@ -87,13 +87,33 @@ class Arenas:
         for entrant in arena.entrants.values():
             if entrant.joined:
                 self._host.known(entrant.player_id, entrant.name).arena = spec.arena_id
-        return self._advanced(arena, now)
+        # Those already back (on another worker's arena, taken over) are paired now.
+        return [*self._paired(arena, now), *self._advanced(arena, now)]
 
     def adopt(self, race: Race) -> None:
         """A live race restored after its arena: it runs for the arena until it ends."""
         arena = self._arenas.get(race.kind.arena_id or "")
         if arena is not None:
             arena.racing.add(race.game_id)
+
+    def let_go(self, arena_id: str) -> list[str]:
+        """Another worker owns ``arena_id`` now: it leaves this lobby, and its races here
+        run on unscored. The ids of its players here who are online and not racing
+        (one who just left it included: the store may not have kept that): the glue
+        sends them to its owner, to come back to the arena as it kept it."""
+        arena = self._arenas.pop(arena_id, None)
+        if arena is None:
+            return []
+        gone = []
+        for entrant in arena.entrants.values():
+            player = self._host.held(entrant.player_id)
+            if player is None:
+                continue
+            if player.arena == arena_id:
+                player.arena = None
+            if player.online and player.race is None:
+                gone.append(player.id)
+        return gone
 
     def has(self, arena_id: str) -> bool:
         return arena_id in self._arenas
@@ -247,7 +267,8 @@ class Arenas:
 
     def _paired(self, arena: ArenaState, now: float) -> list[Output]:
         """Start a race for every pair of its free players, if the arena runs."""
-        if arena.phase != "running":
+        # Its time may be up before its timer has fallen: a race's end comes first.
+        if arena.phase != "running" or now >= arena.spec.ends:
             return []
         free = [player for player in map(self._host.held, arena.free) if player is not None]
         free = [player for player in free if self._free(arena, player)]

@@ -64,6 +64,11 @@ class LobbyState:
         """Whether ``arena_id`` names an upcoming or running arena of this lobby."""
         return self._arenas.has(arena_id)
 
+    def let_go_of_arena(self, arena_id: str) -> list[str]:
+        """Another worker owns ``arena_id`` now (:meth:`Arenas.let_go <core.arenas.Arenas.let_go>`):
+        its players here whom the glue sends to it."""
+        return self._arenas.let_go(arena_id)
+
     def has_room(self, code: str) -> bool:
         """Whether ``code`` (as a player types it) names a room of this lobby."""
         return self._rooms.has(code)

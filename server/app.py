@@ -20,12 +20,13 @@ import secrets
 import time
 from typing import TYPE_CHECKING
 
+from core.arenas import ARENA_TIMER
 from core.events import Refused
 from core.limits import RateLimiter
 from core.lobby import Lobby
 from core.restore import restored
 from protocol.close_codes import CloseCode
-from server.cluster.cluster import Cluster
+from server.cluster.arena_owners import ArenaCluster
 from server.cluster.remote import RemoteConn
 from server.http.admin import Admin
 from server.http.api import Api
@@ -35,8 +36,10 @@ from server.operator.watch import OperatorWatch
 from server.transport.handler import ConnectionOptions
 from server.transport.listener import Listener
 
+from .arena_keeper import ArenaKeeper
+from .arena_schedule import ArenaSchedule, arena_plans
 from .conn import Conn, error
-from .daily import DailyWatch
+from .daily_watch import DailyWatch
 from .delivery import Delivery
 from .hellos import Hellos
 from .identities import Identities
@@ -53,6 +56,7 @@ if TYPE_CHECKING:
     from core.identity import Identity
     from protocol import ClientMessage, ErrorCode, RequestId
     from server.store import Store
+    from server.store.arena_rows import KeptArena
 
     from .config import Settings
 
@@ -82,7 +86,7 @@ class GameServer:
         the limit); ``worker`` names this process in ``/metrics`` and among the
         workers that share a lobby through Redis at ``redis``
         (server/cluster/cluster.py); with none, the lobby is this process's alone.
-        ``wall``: the wall clock by which the daily deal's day turns (server/daily.py)."""
+        ``wall``: the wall clock by which the daily deal's day turns (server/daily_watch.py)."""
         self.settings = settings
         self.store = store
         self.clock = clock
@@ -102,12 +106,15 @@ class GameServer:
         self.reports = Reports(self)
         self.reception = Reception(self)
         self.operator = OperatorWatch(self)
-        self.admin = Admin(settings.admin_token, self.api, self.operator)
+        self.arenas = ArenaKeeper(self)
+        self.arena_schedule = ArenaSchedule(self.arenas, arena_plans(settings.arenas))
+        self.admin = Admin(settings.admin_token, self.api, self.operator, self.arenas)
         self._closed: asyncio.Future[None] | None = None
         self.peers = self._peers(redis, worker)
         self._delivery = Delivery(
-            self._conns, store, self.peers, self.metrics, self._timers, refused=self._refused
-        )
+            self._conns, store, self.peers, self.metrics, self._timers,
+            refused=self._refused, arenas=self.arenas.write,
+        )  # fmt: skip
         self.identities = Identities(store, settings, clock, self.metrics, self.peers)
 
     def _peers(self, redis: str, worker: str) -> Peers:
@@ -115,7 +122,7 @@ class GameServer:
         ``redis``, if there is one; else this process is alone."""
         if not redis:
             return Alone()
-        return Cluster(
+        return ArenaCluster(
             redis,
             worker,
             lobby=self.lobby,
@@ -155,6 +162,7 @@ class GameServer:
         self._listener = listener
         self.operator.start()
         self.daily.start()
+        self.arena_schedule.start()
         log.info("listening on %s", self.url)
         log.info("open http://%s:%d/ in a browser to race there", settings.host, self.port)
 
@@ -174,6 +182,10 @@ class GameServer:
         if chosen:
             took = (time.perf_counter() - began) * 1000
             log.info("restored %d live races in %.0f ms", len(chosen), took)
+
+    async def restore_arenas(self, only: Collection[str] | None = None) -> list[KeptArena]:
+        """Take the unfinished arenas of the store, or those in ``only`` (arena_keeper.py)."""
+        return await self.arenas.restore(only)
 
     def _back_in(self, player_ids: Collection[str]) -> None:
         """Players of a race just restored who are connected here already (they came while
@@ -217,6 +229,7 @@ class GameServer:
         self._timers.cancel_all()
         await self.operator.close()
         await self.daily.close()
+        await self.arena_schedule.close()
         # Live races stay live: the next process (or another worker) takes
         # them from the journal, at the time they stand at now.
         await self.store.suspend(self.lobby.elapsed(self.clock()))
@@ -349,6 +362,12 @@ class GameServer:
         """A race is another worker's now: it leaves here, and its people go to it (1012)."""
         self._delivery.send_away(self.lobby.let_go_of(game_id), "your race moved; connect again")
         self._timers.wake(game_id, None)
+
+    def let_go_of_arena(self, arena_id: str) -> None:
+        """An arena is another worker's now: it leaves here, and its free players go to it."""
+        gone = self.lobby.let_go_of_arena(arena_id)
+        self._delivery.send_away(gone, "your arena moved; connect again")
+        self._timers.wake(ARENA_TIMER + arena_id, None)
 
     def _refused(self, game_id: str) -> None:
         """The store kept none of this worker's last writes for ``game_id``: the race

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from protocol import HELLO_TIMEOUT_S
+from server.arena_schedule import arena_plans
 from server.store.backends import is_postgres
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ class Settings:
     init_db: bool = False
     admin_token: str = ""
     forget_after_days: float = 30.0
+    arenas: str = ""
 
     @property
     def database_wait(self) -> float:
@@ -106,6 +108,9 @@ _HELP = {
     " which every user of the machine sees in ps",
     "forget_after_days": "days after which a player who never finished a race and has not"
     " come back is forgotten: their name is free and their token no longer works (0: never)",
+    "arenas": "recurring arenas, plans separated by ';', each key=value words: every=MINUTES"
+    " (from 00:00 UTC) minutes=LENGTH name=NAME and any race rule, e.g. 'every=60 minutes=30"
+    " name=Hourly deal=mirror winnable_only=true rated=true' (docs/operating.md)",
     "init_db": "make a new database in an SQLite --db file that exists but is empty (without"
     " it such a file is refused: it may be a database that lost its contents); a missing"
     " file is always made, and a database that is there is opened as it is",
@@ -184,6 +189,10 @@ def _check(parser: argparse.ArgumentParser, settings: Settings) -> None:
         parser.error("--http-per-ip and --rated-per-day must be at least 1")
     if settings.new_players_per_ip < 1 or settings.wrong_codes_per_ip < 1:
         parser.error("--new-players-per-ip and --wrong-codes-per-ip must be at least 1")
+    try:
+        arena_plans(settings.arenas)
+    except ValueError as exc:
+        parser.error(f"--arenas: {exc}")
     if settings.log_level.upper() not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
         parser.error("--log-level must be DEBUG, INFO, WARNING or ERROR")
 

@@ -10,6 +10,8 @@ the one place that acts on them, the hot path of every play:
   :class:`~core.events.RaceEnded` is handed to the store, and every frame after
   it waits (a barrier) until the store has committed it: nothing is announced
   that a crash could lose;
+* an :class:`~core.events.ArenaChanged` is kept by the arena keeper
+  (:mod:`server.arena_keeper`), under the arena's epoch, with the same barrier;
 * a :class:`~core.events.Wake` sets the race's timer (:mod:`server.timers`);
 * what other workers must see (a room, a race's owner, a seeker) goes to the
   :class:`~server.peers.Peers`, whose write the frames after it may wait for too.
@@ -22,7 +24,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from core.events import Journaled, RaceEnded, RaceStarted, Send, SendPlayed, Wake
+from core.events import ArenaChanged, Journaled, RaceEnded, RaceStarted, Send, SendPlayed, Wake
 from protocol import GameStart, encode_bytes
 from protocol.close_codes import CloseCode
 from server.store import StoreError
@@ -60,10 +62,12 @@ class Delivery:
         timers: RaceTimers,
         *,
         refused: Callable[[str], None],
+        arenas: Callable[[ArenaChanged], Awaitable[None]],
     ) -> None:
         """``refused`` is told of each race the store would not write for: the frames it
-        holds back for that race are dropped first, since they announce nothing recorded."""
-        self._conns, self._store, self._peers = conns, store, peers
+        holds back for that race are dropped first, since they announce nothing recorded.
+        ``arenas`` keeps an arena's change (server/arena_keeper.py)."""
+        self._conns, self._store, self._peers, self._arenas = conns, store, peers, arenas
         self._metrics, self._timers, self._refused = metrics, timers, refused
         self.writes: set[asyncio.Future[Any]] = set()
         """Store writes not yet done (shutdown waits for them)."""
@@ -151,6 +155,8 @@ class Delivery:
             return stored if shared is None else _both(stored, shared)
         if isinstance(out, RaceEnded):
             return self._record(out.record)
+        if isinstance(out, ArenaChanged):
+            return self.persist(self._arenas(out))
         return shared  # Queued, RoomListed: only other workers need them
 
     def _record(self, record: FinishedRace) -> asyncio.Future[Any]:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from .cluster.remote import RemoteConn
     from .conn import Conn
+    from .store.arena_rows import KeptArena
 
 __all__ = ["Alone", "Glue", "Peers"]
 
@@ -73,6 +74,9 @@ class Glue(Protocol):
 
     async def restore_races(self, only: Collection[str] | None = None) -> None:
         """Take back the live races of the store, or those of them in ``only``."""
+
+    async def restore_arenas(self, only: Collection[str] | None = None) -> list[KeptArena]:
+        """Take the unfinished arenas of the store, or those of them in ``only``."""
 
     def hold_races(self) -> None:
         """Hold every race here: this worker is not sure it still owns them."""
@@ -132,6 +136,13 @@ class Peers(Protocol):
         """The store refused this worker's writes for ``game_id``, which has left it:
         take it back from the store, unless another worker runs it now."""
 
+    async def claim_arena(self, arena_id: str) -> bool:
+        """Whether this worker may make ``arena_id`` and own it: nobody else lists it. Asked
+        before the arena is kept, so that no worker finds it kept and unowned."""
+
+    def arena_done(self, arena_id: str) -> None:
+        """``arena_id``, claimed here, is nobody's now: it finished, or was never made."""
+
 
 class Alone:
     """The :class:`Peers` of one process on its own: there are none."""
@@ -143,6 +154,7 @@ class Alone:
     async def start(self, glue: Glue) -> None:
         self._glue = glue
         await glue.restore_races()
+        await glue.restore_arenas()  # after the races: each counts those it paired
 
     async def close(self) -> None:
         return None
@@ -176,6 +188,12 @@ class Alone:
 
     def connections_elsewhere(self, address: str) -> int:
         return 0
+
+    async def claim_arena(self, arena_id: str) -> bool:
+        return True
+
+    def arena_done(self, arena_id: str) -> None:
+        return None
 
     def refused(self, game_id: str) -> None:
         # Nobody else runs it: take it back as the store has it (its epoch grows).

@@ -20,14 +20,14 @@ from textual.widgets import DataTable, Footer, Label
 from protocol import BotRequest, Cancel, CreateRoom, Daily, JoinRoom, LeaveArena, Rules, Seek, Watch
 
 from ..apidata import rating_text
-from ..competitions import events_text
+from ..competition_words import events_text
 from ..levels import DEFAULT_LEVEL, bot_wait_words
 from ..messages import Command, Notice
 from ..render import player_names, render_code, render_link_reason, render_topbar, rules_words
 from ..words import LOBBY_HELP
 from .base import StateScreen, TextView, refill
 from .browse import HistoryScreen, LeaderboardScreen, ProfileScreen
-from .competitions import ArenasScreen, DailyBoardScreen
+from .competition_screens import ArenasScreen, DailyBoardScreen
 from .forms import BotScreen, RulesChoice, RulesScreen
 from .modals import HelpScreen, JoinScreen
 

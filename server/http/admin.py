@@ -44,14 +44,17 @@ from server.operator.actions import (
 from server.store import StoreError
 from server.transport.logbudget import LogBudget
 
+from . import arena_pages
 from .api import ApiRefused, error_response, model_response, query_limit
-from .models import AdminOrder, LogAnswer, RenameOrder
+from .arena_models import ArenaOrder
+from .models import AdminOrder, ApiAnswer, LogAnswer, RenameOrder
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine
 
     from pydantic import BaseModel
 
+    from server.arena_keeper import ArenaKeeper
     from server.operator.watch import OperatorWatch
     from server.transport.connection import Request, Response
 
@@ -65,15 +68,15 @@ log = logging.getLogger("flowergarden.server")
 ADMIN = "/api/admin/"
 """Where the operator's paths are."""
 _BEARER = "bearer "
-M = TypeVar("M", bound=AdminOrder)
+M = TypeVar("M", bound=ApiAnswer)
 
 
 class Admin:
     """The ``/api/admin/`` paths of one server (see the module docstring)."""
 
-    def __init__(self, token: str, api: Api, watch: OperatorWatch) -> None:
+    def __init__(self, token: str, api: Api, watch: OperatorWatch, arenas: ArenaKeeper) -> None:
         self._token = token.encode()
-        self._api, self._watch = api, watch
+        self._api, self._watch, self._arenas = api, watch, arenas
         self._pending: set[asyncio.Task[Response]] = set()
         self._bugs = LogBudget()
 
@@ -102,7 +105,8 @@ class Admin:
             query = parse_qs(url.query, keep_blank_values=True)
             method = "GET" if request.method == "HEAD" else request.method
             answer = await self._route(method, parts, query, request.body)
-            return model_response(HTTPStatus.OK, answer, cors=False)
+            made = parts == ["arenas"]  # the one path that makes something: 201
+            return model_response(HTTPStatus.CREATED if made else HTTPStatus.OK, answer, cors=False)
         except ApiRefused as refused:
             response = _error(refused.status, refused.code, refused.message)
             if isinstance(refused, _WrongMethod):
@@ -144,6 +148,9 @@ class Admin:
             case ["review", "races", game_id]:
                 _only("GET", method)
                 return review.race_review(store, game_id)
+            case ["arenas"]:
+                _only("POST", method)
+                return arena_pages.schedule(self._arenas, _body(ArenaOrder, body))
             case ["log"]:
                 _only("GET", method)
                 return self._log(query_limit(query, review.LOG_LIMIT))

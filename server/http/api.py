@@ -37,7 +37,8 @@ from server.store import StoreError
 from server.transport.logbudget import LogBudget
 from server.transport.responses import http_response, json_bytes_response
 
-from .daily import DailyPages, is_date, utc_today
+from . import arena_pages
+from .daily_pages import DailyPages, is_date, utc_today
 from .export import iso_date, race_record, summary
 from .models import ErrorAnswer, LeaderboardAnswer, LeaderLine, PlayerProfile, RaceHistory
 from .openapi import GAME_ID_PATTERN, HISTORY_LIMIT, LEADERBOARD_LIMIT, LIMIT_DIGITS, document
@@ -140,6 +141,10 @@ class Api:
                 if not is_date(date):
                     raise ApiRefused(HTTPStatus.BAD_REQUEST, "bad_request", "a day is YYYY-MM-DD")
                 return self._daily(date)
+            case ["arenas"]:
+                return arena_pages.arenas(self.store)
+            case ["arenas", arena_id]:
+                return arena_pages.arena(self.store, arena_id)
         raise ApiRefused(HTTPStatus.NOT_FOUND, "not_found", "no such path; see /api/openapi.json")
 
     async def _leaderboard(self, limit: int) -> LeaderboardAnswer:

@@ -58,6 +58,7 @@ ErrorCode: TypeAlias = Literal[
     "not_found",
     "player_not_found",
     "race_not_found",
+    "arena_not_found",
     "rate_limited",
     "unavailable",
     "internal_error",

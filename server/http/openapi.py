@@ -27,6 +27,7 @@ from pydantic.json_schema import models_json_schema
 
 from server.operator.actions import ANNUL, PLAYER_ACTIONS, RENAME
 
+from .arena_models import ArenaDetail, ArenaOrder, ArenasAnswer
 from .metrics import CONTENT_TYPE
 from .models import (
     AdminOrder,
@@ -76,8 +77,9 @@ GAME_ID_PATTERN = r"^[0-9A-Za-z_-]{1,64}$"
 _REF = "#/components/schemas/{model}"
 _ERRORS = {
     HTTPStatus.BAD_REQUEST: "A query parameter that does not parse (`bad_request`).",
-    HTTPStatus.NOT_FOUND: "No such player (`player_not_found`), race (`race_not_found`) or"
-    " day shown (`not_found`: a daily deal nobody drew, or a day to come).",
+    HTTPStatus.NOT_FOUND: "No such player (`player_not_found`), race (`race_not_found`),"
+    " day shown (`not_found`: a daily deal nobody drew, or a day to come), or arena"
+    " (`arena_not_found`).",
     HTTPStatus.TOO_MANY_REQUESTS: "Past this address's limit of requests (`rate_limited`).",
     HTTPStatus.INTERNAL_SERVER_ERROR: "A bug (`internal_error`): never to a request that parses.",
     HTTPStatus.SERVICE_UNAVAILABLE: "The store cannot answer now (`unavailable`).",
@@ -130,6 +132,8 @@ class Endpoint:
     """The JSON body a request takes (the operator's ``POST`` paths)."""
     bearer: bool = False
     """Only with the admin token, ``Authorization: Bearer TOKEN``."""
+    ok: HTTPStatus = HTTPStatus.OK
+    """The status of its answer: ``201`` where it makes something."""
 
     def schemas(self) -> list[tuple[type[BaseModel], JsonSchemaMode]]:
         """Its models, each with the side of the wire it is on."""
@@ -163,6 +167,10 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("/api/daily/{date}", "A day's daily deal (`YYYY-MM-DD`): a past day with its"
              " seed; today without it.", DailyAnswer,
              (HTTPStatus.BAD_REQUEST, HTTPStatus.NOT_FOUND, *_STORE_ERRORS)),
+    Endpoint("/api/arenas", "The upcoming and running arenas, then the last finished.",
+             ArenasAnswer, _STORE_ERRORS),
+    Endpoint("/api/arenas/{arena_id}", "One arena with its whole standings.", ArenaDetail,
+             (HTTPStatus.NOT_FOUND, *_STORE_ERRORS)),
     Endpoint("/api/openapi.json", "This document.", "application/json", _API_ERRORS),
     *(
         Endpoint(f"/api/admin/players/{{name}}/{action.name}", action.summary, PlayerStanding,
@@ -173,6 +181,9 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              method="post", body=RenameOrder, bearer=True),
     Endpoint("/api/admin/races/{game_id}/annul", ANNUL, AnnulAnswer, _ACTION_ERRORS,
              method="post", body=AdminOrder, bearer=True),
+    Endpoint("/api/admin/arenas", "Schedules an arena, owned by the worker that answers.",
+             ArenaDetail, _ACTION_ERRORS, method="post", body=ArenaOrder, bearer=True,
+             ok=HTTPStatus.CREATED),
     Endpoint("/api/admin/review", "Players flagged or reported, most recent first.",
              ReviewAnswer, _ADMIN_ERRORS, bearer=True),
     Endpoint("/api/admin/review/players/{name}", "One player and every race that points at"
@@ -220,7 +231,7 @@ def _operation(endpoint: Endpoint, ref: dict[_Key, Any]) -> dict[str, Any]:
     else:
         content = {"application/json": {"schema": ref[answer, "serialization"]}}
         described = answer.__doc__ or endpoint.summary
-    responses = {"200": {"description": described, "content": content}}
+    responses = {str(endpoint.ok.value): {"description": described, "content": content}}
     for status in endpoint.also:
         responses[str(status.value)] = {"description": status.phrase, "content": content}
     error = {"application/json": {"schema": ref[ErrorAnswer, "serialization"]}}

@@ -165,7 +165,7 @@ MIGRATIONS: tuple[tuple[bytes, ...], ...] = (
         )""",
         b"CREATE INDEX players_unused ON players (games, last_seen)",
     ),
-    # 5 -> 6: the daily deal, as SQLite's 9 -> 10 (server/store/daily.py): races' kinds,
+    # 5 -> 6: the daily deal, as SQLite's 9 -> 10 (server/store/daily_rows.py): races' kinds,
     # each day's seed and commit, each day's ranked races, and each player's streak.
     (
         b"ALTER TABLE live_races ADD COLUMN kind text",
@@ -190,6 +190,34 @@ MIGRATIONS: tuple[tuple[bytes, ...], ...] = (
             PRIMARY KEY (day, player_id)
         )""",
         b"CREATE INDEX daily_results_by_time ON daily_results (day, time_ms)",
+    ),
+    # 6 -> 7: arenas, as SQLite's: each one scheduled, with its owner's epoch, and each
+    # player who joined one.
+    (
+        b"""CREATE TABLE arenas (
+            id text PRIMARY KEY,
+            name text NOT NULL,
+            rules text NOT NULL,
+            starts_at double precision NOT NULL,
+            ends_at double precision NOT NULL,
+            status text NOT NULL CHECK (status IN ('upcoming', 'running', 'finished')),
+            epoch integer NOT NULL DEFAULT 1,
+            created double precision NOT NULL
+        )""",
+        b"CREATE INDEX arenas_by_status ON arenas (status, starts_at)",
+        b"""CREATE TABLE arena_entrants (
+            arena_id text NOT NULL REFERENCES arenas(id),
+            player_id text NOT NULL,
+            name text NOT NULL,
+            bot integer NOT NULL,
+            ord integer NOT NULL,
+            joined integer NOT NULL,
+            score integer NOT NULL,
+            streak integer NOT NULL,
+            races integer NOT NULL,
+            last_opponent text,
+            PRIMARY KEY (arena_id, player_id)
+        )""",
     ),
 )
 """``MIGRATIONS[n]`` takes a database from ``schema_version`` n to n + 1."""

@@ -24,7 +24,7 @@ from core.glicko2 import Glicko
 from core.race_kind import PLAIN, RaceKind
 from core.race_log import Entry, FinishedRace, MoveRecord, RaceStart, to_ms
 
-from .daily import results
+from .daily_rows import results
 from .faults import StoreRefused
 from .marks import FLAG
 

@@ -223,7 +223,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX players_unused ON players (games, last_seen)",
     ),
-    # 9 -> 10: the daily deal (server/store/daily.py): a race's kind (core/race_kind.py,
+    # 9 -> 10: the daily deal (server/store/daily_rows.py): a race's kind (core/race_kind.py,
     # JSON, null for a plain race) on live and finished races, so a restored daily race
     # keeps its day and ghost; each day's seed and commit; each day's ranked races; and
     # each player's streak.
@@ -250,6 +250,34 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (day, player_id)
         )""",
         "CREATE INDEX daily_results_by_time ON daily_results (day, time_ms)",
+    ),
+    # 10 -> 11: arenas (server/store/arena_rows.py): each one the operator scheduled, with
+    # its owner's epoch (fenced as a live race is), and each player who joined one.
+    (
+        """CREATE TABLE arenas (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            starts_at REAL NOT NULL,
+            ends_at REAL NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('upcoming', 'running', 'finished')),
+            epoch INTEGER NOT NULL DEFAULT 1,
+            created REAL NOT NULL
+        )""",
+        "CREATE INDEX arenas_by_status ON arenas (status, starts_at)",
+        """CREATE TABLE arena_entrants (
+            arena_id TEXT NOT NULL REFERENCES arenas(id),
+            player_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            bot INTEGER NOT NULL,
+            ord INTEGER NOT NULL,
+            joined INTEGER NOT NULL,
+            score INTEGER NOT NULL,
+            streak INTEGER NOT NULL,
+            races INTEGER NOT NULL,
+            last_opponent TEXT,
+            PRIMARY KEY (arena_id, player_id)
+        ) WITHOUT ROWID""",
     ),
 )
 """``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""

@@ -122,3 +122,34 @@ def test_a_rated_arena_rates_what_the_rated_rules_allow_and_no_more() -> None:
     ann, cat = racing(lobby, "ann"), racing(lobby, "cat")
     assert ann.rules.rated is False and ann.ratings is None  # one address: unrated
     assert cat.rules.rated is True and cat.ratings is not None
+
+
+def test_a_race_that_ends_after_the_time_is_up_pairs_nobody_before_the_timer_falls() -> None:
+    lobby = new_lobby("ann", "bob", arena=spec(starts=10.0, ends=100.0))
+    join(lobby, "ann", "bob")
+    lobby.tick(KEY, 10.0)  # Bob v Ann
+    out = lobby.handle("ann", Resign(), 100.5)  # the end's timer has not fallen yet
+    (over,) = overs(out)
+    assert over.arena == ArenaResult(arena_id="a1", points=[2, 0])
+    assert starts(out) == [] and ArenaChanged("a1", "finished") in out
+
+
+def test_an_arena_rebuilt_pairs_its_players_already_back() -> None:
+    lobby = new_lobby("ann", "bob")
+    kept = entrants(join(lobby, "ann", "bob"))
+    again = new_lobby("ann", "bob", arena=None)  # both are back before the arena is
+    out = again.restore_arena(spec(starts=10.0, ends=1000.0), kept.values(), 500.0)
+    assert starts(out) == [("Bob", "Ann")]
+
+
+def test_an_arena_let_go_of_leaves_the_lobby_and_names_its_free_players_here() -> None:
+    lobby = new_lobby(*FOUR)
+    join(lobby, *FOUR)
+    lobby.tick(KEY, 10.0)  # Bob v Ann, Dan v Cat
+    lobby.handle("ann", Resign(), 20.0)  # Bob v Ann again, at once
+    lobby.disconnect("cat", 21.0)
+    lobby.handle("dan", Resign(), 21.5)  # Cat's race ends; Dan alone, free
+    assert lobby.let_go_of_arena("a1") == ["dan"]  # racing or away: not sent anywhere
+    assert not lobby.has_arena("a1") and lobby.snapshot().arenas == []
+    assert lobby.let_go_of_arena("a1") == []
+    lobby.handle("dan", Seek(rules=Rules()), 22.0)  # out of the arena: free again

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import urllib.error
 import urllib.request
 from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
+
+from protocol import Rules
 
 from .admin_helpers import TOKEN, admin
 from .conftest import WINNABLE, seek_pair
@@ -78,7 +81,14 @@ async def test_the_document_is_openapi_3_1_and_every_answer_fits_it(server, play
         " deviation, rated_races) VALUES ('lb0', 'settled', 'settled', 'h0', 0, 0, 1800, 60, 20)"
     )
 
-    values = {"name": ann.name, "game_id": rated.game_id}
+    now = time.time()
+    arena = await server.arenas.create("doc-arena", "Doc", Rules(), now, now + 600.0)
+    assert arena is not None
+    await ann.send(type="join_arena", arena_id="doc-arena")
+    await ann.recv("arena")
+
+    values = {"name": ann.name, "game_id": rated.game_id, "arena_id": "doc-arena",
+              "date": str(server.daily.today())}  # fmt: skip
     asked = {}
     for template in document["paths"]:
         if template.startswith("/api/admin/"):
@@ -90,7 +100,9 @@ async def test_the_document_is_openapi_3_1_and_every_answer_fits_it(server, play
     assert set(asked) >= {
         "/healthz", "/metrics", "/api/leaderboard", "/api/players/{name}",
         "/api/players/{name}/races", "/api/races/{game_id}", "/api/openapi.json",
+        "/api/arenas", "/api/arenas/{arena_id}", "/api/daily", "/api/daily/{date}",
     }  # fmt: skip
+    assert ann.name.encode() in asked["/api/arenas/{arena_id}"][2]
     assert b'"settled"' in asked["/api/leaderboard"][2]
     assert b'"ratings":[{"before":1500' in asked["/api/players/{name}/races"][2]
     assert b"BOT-" in asked["/api/players/{name}/races"][2]
@@ -101,6 +113,9 @@ async def test_the_document_is_openapi_3_1_and_every_answer_fits_it(server, play
         ("/api/players/{name}/races", f"/api/players/{ann.name}/races?limit=0"),
         ("/api/players/{name}/races", f"/api/players/{ann.name}/races?before=ffffffffffffffff"),
         ("/api/races/{game_id}", "/api/races/0123456789abcdef"),
+        ("/api/arenas/{arena_id}", "/api/arenas/no-such-arena"),
+        ("/api/daily/{date}", "/api/daily/2026-02-30"),
+        ("/api/daily/{date}", "/api/daily/1999-01-01"),
         ("/api/leaderboard", "/api/leaderboard?limit=%D9%A1%D9%A0"),
     ):
         answer = await fetch(server, path)
@@ -117,7 +132,10 @@ async def test_every_admin_answer_fits_the_document(start_server, player):
     await ann.send(type="report", game_id=rated.game_id, reason="fast")
     await ann.recv("reported")
     values = {"name": bob.name, "game_id": rated.game_id}
-    bodies = {"rename": {"reason": "r", "name": bob.name}}  # to the name it has: no change
+    bodies = {
+        "rename": {"reason": "r", "name": bob.name},  # to the name it has: no change
+        "arenas": {"name": "Doc", "minutes": 5},
+    }
     operations = [
         (template, method)
         for template, ops in document["paths"].items()
@@ -131,7 +149,7 @@ async def test_every_admin_answer_fits_the_document(start_server, player):
         body = bodies.get(action, {"reason": "checking the document"}) if method == "post" else None
         path = template.format(**values).removeprefix("/api/admin/")
         status, headers, answer = await admin(server, method.upper(), path, body)
-        assert status == 200, (template, answer)
+        assert status == (201 if action == "arenas" else 200), (template, answer)
         raw = (status, headers["content-type"], json.dumps(answer).encode())
         check(document, template, raw, method)
     for template, method, path, token in (

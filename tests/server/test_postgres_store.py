@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 CLEO = Identity("p-cleo", "Cleo", "hash-cleo", 1.0)
 TABLES = [
     "actions",
+    "arena_entrants",
+    "arenas",
     "daily_deals",
     "daily_results",
     "journal",
