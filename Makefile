@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8765
 DB   ?= flowergarden.sqlite3
 
-.PHONY: help venv constraints image services serve play practice test lint typecheck pytest schema schema-js stats bench bench-quick bench-cluster bot-pace clean
+.PHONY: help venv constraints image services serve play practice test lint typecheck pytest schema schema-js screenshot stats bench bench-quick bench-cluster bot-pace clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -129,6 +129,11 @@ $(SCHEMA_JS_STAMP): $(SCHEMA_JS)/package.json $(SCHEMA_JS)/package-lock.json
 schema-js:  ## install ajv for the schema tests (tests/schema_js), when npm is there
 	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(SCHEMA_JS_STAMP); \
 	else echo "npm is missing: the ajv schema test will be skipped (make services)"; fi
+
+# The README's picture, taken by a browser test that writes it only when asked.
+# BENCH_STAMP for Pillow (matplotlib's), which cuts it to 64 colours.
+screenshot: $(BENCH_STAMP)  ## a race in the browser, written to docs/race.png (the README's picture)
+	FLOWERGARDEN_REQUIRE_SERVICES=1 FLOWERGARDEN_SCREENSHOT=docs/race.png $(BIN)/pytest -q tests/web/test_screenshot.py
 
 stats: $(STAMP)  ## deal statistics with 95% confidence intervals
 	$(BIN)/python -m engine stats --deals 200000
