@@ -58,6 +58,10 @@ constraints:  ## pin every dependency anew in constraints.txt, from a fresh venv
 # The server's image, with whichever engine is here: docker when it reaches its
 # daemon, else podman (a docker CLI with no engine is skipped for it). ENGINE=podman
 # chooses. Podman's own image format drops HEALTHCHECK: --format docker keeps it.
+# Podman also gets --no-cache: its builder reuses the layer of a RUN
+# --mount=type=bind,from=build whatever the wheels in that stage now are (buildah
+# issue 6609; Debian 12's podman 4.3 has it), so a cached build installs an old server.
+# Docker's BuildKit keys the layer on the mounted files, as it does for COPY.
 # PYTHON_IMAGE=... builds on another base (docs/operating.md, "The base image").
 IMAGE ?= flowergarden:local
 
@@ -70,7 +74,7 @@ image:  ## build the server's image $(IMAGE) with docker or podman
 		else echo "make image needs docker or podman, and neither is installed" \
 			"(Debian: apt-get install podman)" >&2; exit 1; fi; \
 	fi; \
-	set -x; "$$engine" build $$([ "$${engine##*/}" = podman ] && echo --format docker) \
+	set -x; "$$engine" build $$([ "$${engine##*/}" = podman ] && echo --format docker --no-cache) \
 		$(if $(PYTHON_IMAGE),--build-arg PYTHON_IMAGE=$(PYTHON_IMAGE)) -t $(IMAGE) .
 
 # The servers the store and bus tests start themselves (tests/services.py):

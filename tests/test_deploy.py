@@ -1,8 +1,10 @@
 """deploy/compose.yaml passes the operator's settings to every server and leaves no
-anonymous volume behind at `down`."""
+anonymous volume behind at `down`; `make image` builds what the checkout holds."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +12,8 @@ import pytest
 
 yaml = pytest.importorskip("yaml")  # PyYAML, which the dev tools bring
 
-COMPOSE = Path(__file__).resolve().parents[1] / "deploy" / "compose.yaml"
+ROOT = Path(__file__).resolve().parents[1]
+COMPOSE = ROOT / "deploy" / "compose.yaml"
 IMAGE_VOLUMES = {
     # What each image's Dockerfile declares as VOLUME: a path left unmounted there
     # becomes an anonymous volume at every `up`, left behind by `down`. Ours declares
@@ -50,3 +53,33 @@ def test_every_declared_volume_is_mounted_named_or_on_a_tmpfs() -> None:
             covered.add(target)
         left = IMAGE_VOLUMES[service["image"]] - covered
         assert not left, f"{name} would leave anonymous volumes behind: {left}"
+
+
+def _built_with(tmp_path: Path, engine: str) -> list[str]:
+    """The arguments `make image ENGINE=...` gives the engine: a stand-in on PATH
+    that writes them down."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    stand_in = bin_dir / engine
+    stand_in.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {tmp_path / "args"}\n')
+    stand_in.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    subprocess.run(
+        ["make", "--no-print-directory", "image", f"ENGINE={engine}"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=30,
+    )
+    return (tmp_path / "args").read_text().splitlines()
+
+
+@pytest.mark.parametrize("engine", ["podman", "docker"])
+def test_make_image_builds_anew_where_the_cache_would_be_stale(tmp_path: Path, engine: str) -> None:
+    """Podman's builder would reuse the layer that installs the wheels however they
+    changed; docker's keys it on them, and may keep its cache."""
+    args = _built_with(tmp_path, engine)
+    assert args[0] == "build" and args[-3:] == ["-t", "flowergarden:local", "."]
+    assert ("--no-cache" in args) == (engine == "podman")
+    assert ("--format" in args) == (engine == "podman")

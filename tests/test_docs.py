@@ -50,6 +50,7 @@ FOREIGN = {
     # Other tools' flags that the docs name, each where it stands.
     "--strict",  # mypy
     "--format",  # podman build --format docker, podman image inspect --format
+    "--no-cache",  # podman build
     "--init",  # docker run --init
     "--mount",  # the Dockerfile's RUN --mount
     "--env-file",  # docker compose
