@@ -54,6 +54,7 @@ FOREIGN = {
     "--init",  # docker run --init
     "--mount",  # the Dockerfile's RUN --mount
     "--env-file",  # docker compose
+    "--build",  # docker compose up --build
     "--change",  # podman import
     "--variant",  # debootstrap
     "--include",  # debootstrap
