@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8765
 DB   ?= flowergarden.sqlite3
 
-.PHONY: help venv constraints image services serve play practice test lint typecheck pytest schema schema-js screenshot stats bench bench-quick bench-cluster bot-pace clean
+.PHONY: help venv constraints image services serve play practice test lint typecheck pytest schema schema-js screenshot stats bench bench-quick bench-cluster chaos bot-pace clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -164,6 +164,12 @@ bench-quick: $(BENCH_STAMP)  ## a short benchmark run (under a minute); the last
 bench-cluster: $(BENCH_STAMP)  ## the multi-worker benchmark: Redis, PostgreSQL, two workers (about 4 minutes)
 	$(BIN)/python -m bench.cluster
 	$(BIN)/python -m bench.bus
+
+# Three workers under faults (a worker stopped, killed, cut off from Redis; Redis
+# restarted; PostgreSQL stopped) while 50 races run; it starts its own PostgreSQL
+# and Redis (`make services`). bench/README.md, "Faults", says how to read it.
+chaos: $(BENCH_STAMP)  ## several workers under 50 faults while 50 races run; writes bench/results/chaos.md (about 11 minutes)
+	$(BIN)/python -m bench.chaos
 
 bot-pace: $(STAMP)  ## the bots' pace per level, and docs/bot-pace-level3.svg (about 10 s)
 	$(BIN)/python -m bench.bot_pace --level 3 --out docs/bot-pace-level3.svg

@@ -193,11 +193,13 @@ class Lobby(LobbyState):
         """Race ``game_id`` leaves this lobby unended: another worker owns it now.
 
         Returns who was in it, players and spectators, for the glue to send
-        away (they come back to the race's owner); the race's timer goes.
+        away (they come back to the race's owner); the race's timer goes. A
+        race that ended here, and whose end the store refused (another worker
+        took it first), goes too: its players forget an end that never was.
         """
         race = self._races.pop(game_id, None)
         if race is None:
-            return ()
+            return self._forget_end(game_id)
         self._rooms.race_over(race)
         for player_id in race.player_ids:
             player = self._players.get(player_id)
@@ -206,6 +208,14 @@ class Lobby(LobbyState):
         for player_id in race.watchers:
             self._players[player_id].watching = None
         return (*race.player_ids, *race.watchers)
+
+    def _forget_end(self, game_id: str) -> tuple[str, ...]:
+        """Who ended race ``game_id`` here last: no rematch of it, no ``game_over`` of it."""
+        players = [player for player in self._players.values() if player.finished == game_id]
+        for player in players:
+            self._rematches.lapse(player)
+            player.last_race, player.finished, player.missed_over = None, None, False
+        return tuple(player.id for player in players)
 
     # -- commands --------------------------------------------------------------
 
@@ -369,7 +379,7 @@ class Lobby(LobbyState):
         self._rematches.lapse(player)
         out = [*self._quick_match.leave(player), *self._rooms.close(player)]
         self._stop_watching(player)
-        if player.race is None:
+        if player.race is None and not player.missed_over:  # else kept until they are told
             player.last_race = None
         return out
 

@@ -84,6 +84,19 @@ class LobbyState:
             [] if race is None else [Send((player_id,), race.state(race.seat_of(player_id), now))]
         )
 
+    def missed(self, player_id: str) -> None:
+        """``player_id``'s connection went without their learning all it carried (a link
+        between workers lost messages): the end of their last race, if it ended, is told
+        again when they come back, as to a racer away when it ended (``Lobby.connect``)."""
+        player = self._players.get(player_id)
+        if player is not None and player.race is None and player.last_race is not None:
+            player.missed_over = True
+
+    def owes_end(self, player_id: str) -> bool:
+        """Whether ``player_id`` is to learn their last race's end on coming back."""
+        player = self._players.get(player_id)
+        return player is not None and player.missed_over and player.last_race is not None
+
     def race_of(self, player_id: str) -> Race | None:
         """The live race of a player, if any."""
         player = self._players.get(player_id)

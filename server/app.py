@@ -164,9 +164,19 @@ class GameServer:
             chosen, self.clock(), settings.idle_timeout, settings.grace, rng
         ):
             self.deliver(self.lobby.restore(race, left), "", None)
+            self._back_in(race.player_ids)
         if chosen:
             took = (time.perf_counter() - began) * 1000
             log.info("restored %d live races in %.0f ms", len(chosen), took)
+
+    def _back_in(self, player_ids: Collection[str]) -> None:
+        """Players of a race just restored who are connected here already (they came while
+        it was being taken): they come back to it now, as on a hello, with its game_state."""
+        for player_id in player_ids:
+            conn = self._conns.get(player_id)
+            if conn is not None and (who := conn.player) is not None:
+                back = self.lobby.connect(player_id, who.name, self.clock(), conn.ip, who.rating)
+                self.deliver(back, player_id, None)
 
     def _connection(self, listener: Listener[Conn]) -> Conn:
         return Conn(listener, self._limiter())

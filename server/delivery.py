@@ -67,8 +67,9 @@ class Delivery:
         self._metrics, self._timers, self._refused = metrics, timers, refused
         self.writes: set[asyncio.Future[Any]] = set()
         """Store writes not yet done (shutdown waits for them)."""
-        self._gates: dict[asyncio.Future[Any], asyncio.Future[None]] = {}
-        """For each store write under way, the barrier its frames wait on (see :meth:`persist`)."""
+        self._gates: dict[asyncio.Future[Any], dict[str | None, asyncio.Future[None]]] = {}
+        """For each store write under way, the barrier each race's frames wait on (see
+        :meth:`persist`)."""
         self.epochs: dict[str, int] = {}
         """The epoch under which this worker owns each of its live races (the store's)."""
 
@@ -109,22 +110,27 @@ class Delivery:
                 conn.discard()
                 conn.close(CloseCode.SERVICE_RESTART, reason)
 
-    def persist(self, write: Awaitable[Any]) -> asyncio.Future[None]:
-        """Keep track of a store write; the barrier the frames announcing it wait on.
+    def persist(self, write: Awaitable[Any], game_id: str | None = None) -> asyncio.Future[None]:
+        """Keep track of a store write (for race ``game_id``); the barrier the frames
+        announcing it wait on.
 
-        The barrier is not the write's own future but a gate opened once the
-        write is done *and* its refusals are dealt with: the frames of a race
-        the store refused are dropped before the gate opens, and a write that
-        failed fails the gate, whose frames are then never written.
+        The barrier is not the write's own future but a gate, one for each race
+        of the batch, opened once the write is done *and* its refusals are dealt
+        with. The gate of a race the store refused is cancelled, and a write
+        that failed fails every gate: either way those frames are never written,
+        on whichever connection holds them (one closing, or replaced, included).
         """
         # The store's calls give futures; ensure_future's checks cost a play a microsecond.
         future = write if isinstance(write, asyncio.Future) else asyncio.ensure_future(write)
-        gate = self._gates.get(future)
-        if gate is None:  # the store shares one future per batch
-            gate = self._gates[future] = future.get_loop().create_future()
+        gates = self._gates.get(future)
+        if gates is None:  # the store shares one future per batch
+            gates = self._gates[future] = {}
             self.writes.add(future)
             future.add_done_callback(self._written)
             self._metrics.store_timed(future)
+        gate = gates.get(game_id)
+        if gate is None:
+            gate = gates[game_id] = future.get_loop().create_future()
         return gate
 
     def _carry_out(self, out: Output) -> asyncio.Future[Any] | None:
@@ -137,10 +143,11 @@ class Delivery:
         shared = self._peers.mirror(out)
         if isinstance(out, Journaled):
             epoch = self.epochs.get(out.game_id, 1)
-            return self.persist(self._store.journal(out.game_id, out.entry, epoch))
+            return self.persist(self._store.journal(out.game_id, out.entry, epoch), out.game_id)
         if isinstance(out, RaceStarted):
-            self.epochs[out.start.game_id] = 1  # a race begins at the first epoch
-            stored = self.persist(self._store.begin_race(out.start, time.time()))
+            game_id = out.start.game_id
+            self.epochs[game_id] = 1  # a race begins at the first epoch
+            stored = self.persist(self._store.begin_race(out.start, time.time()), game_id)
             return stored if shared is None else _both(stored, shared)
         if isinstance(out, RaceEnded):
             return self._record(out.record)
@@ -157,29 +164,37 @@ class Delivery:
             "-".join(map(str, record.counts)),
         )
         epoch = self.epochs.pop(record.game_id, 1)
-        return self.persist(self._store.record_race(record, started, ended, epoch))
+        written = self._store.record_race(record, started, ended, epoch)
+        return self.persist(written, record.game_id)
 
     def _written(self, future: asyncio.Future[Any]) -> None:
         """A write is done: the races it refused leave this worker with their frames,
         then its gate opens (or fails, with the write)."""
         self.writes.discard(future)
-        gate = self._gates.pop(future)
+        gates = self._gates.pop(future)
         if future.cancelled():
-            gate.cancel()
+            for gate in gates.values():
+                gate.cancel()
             return
         if (error := future.exception()) is not None:
             # The store logs what it lost race by race (server/store/machine.py); a
             # traceback here would only repeat it. Anything else is a bug, and says where.
             if not isinstance(error, StoreError):
                 log.error("store write failed", exc_info=error)
-            gate.set_exception(error)
-            gate.add_done_callback(_retrieved)
+            for gate in gates.values():
+                gate.set_exception(error)
+                gate.add_done_callback(_retrieved)
             return
-        for game_id in future.result() or ():
+        refused = future.result() or frozenset()
+        for game_id in refused:
             log.warning("race %s: the store kept none of this worker's last writes", game_id)
             self.epochs.pop(game_id, None)
             self._refused(game_id)
-        gate.set_result(None)
+        for game_id, gate in gates.items():
+            if game_id in refused:
+                gate.cancel()  # fails closed: nothing of what was refused is announced
+            else:
+                gate.set_result(None)
 
 
 def _both(first: asyncio.Future[Any], second: asyncio.Future[Any]) -> asyncio.Future[Any]:

@@ -182,6 +182,23 @@ class Bus:
         """Queue ``message`` for every worker (on no link: it is not numbered)."""
         self._enqueue(ALL, Envelope(self.worker, self.incarnation, 0, message))
 
+    def born_again(self, worker: str) -> None:
+        """``worker`` is a new incarnation: the link to it starts over at 1, and what is
+        queued for it was for its last incarnation, which is gone: it is not sent.
+
+        Numbering on from where the last incarnation was left, its first word
+        from here would look to it like messages lost, and it would break a
+        link that lost nothing.
+        """
+        self._sent.pop(worker, None)
+        stale = channel_of(worker)
+        self._queue = deque(item for item in self._queue if item[0] != stale)
+
+    @property
+    def receivers(self) -> set[str]:
+        """Every worker that a link from here has carried a message to."""
+        return set(self._sent)
+
     def still(self, workers: Iterable[str]) -> None:
         """Tell each of ``workers`` that its link from here is whole up to now."""
         for worker in workers:
@@ -219,8 +236,9 @@ class Bus:
                         pipe.publish(channel, data)
                     await pipe.execute()
                 self._observe(time.perf_counter() - started)
-                for _ in batch:  # only once published: a failure leaves them queued
-                    self._queue.popleft()
+                for item in batch:  # only once published: a failure leaves them queued
+                    if self._queue and self._queue[0] is item:  # not dropped meanwhile
+                        self._queue.popleft()
             self._wanted.clear()
 
     async def _listen(self) -> None:

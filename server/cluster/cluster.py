@@ -108,7 +108,7 @@ class Cluster:
         self.bus = Bus(url, worker, self.incarnation, self._on_bus, observe=metrics.redis.observe)
         self.shared = Shared(self.bus.client, worker)
         self.tasks = Tasks()
-        self.links = Links(self.bus, worker, settings.send_queue)
+        self.links = Links(self.bus, worker, settings.send_queue, lobby.missed)
         self.failover = Failover(self)
         self._glue: Glue | None = None
         self._seeking: dict[str, Rules] = {}
@@ -152,9 +152,8 @@ class Cluster:
     async def home_of(self, identity: Identity) -> str | None:
         """Where ``identity``'s hello is to go: None for here (claimed now), or a live worker.
 
-        A player with a live race always comes to it: when Redis cannot say
-        where it is now, the hello is refused ``unavailable``, never served
-        here as if the race were gone.
+        A player with a live race always comes to it: when Redis cannot say where it is
+        now, the hello is refused ``unavailable``, never served here as if it were gone.
         """
         try:
             return await self._home_of(identity.player_id)
@@ -166,27 +165,29 @@ class Cluster:
 
     async def _home_of(self, player_id: str) -> str | None:
         shared = self.shared
-        home = await shared.home(player_id)
-        if home is None:  # Redis may have lost it: the store knows the player's live race
-            home = await self._race_home(player_id)
+        # A racer's home is their race's owner, whatever fg:home last said: a race
+        # moves between workers (takeovers, fencing) sooner than homes are named.
+        race = await self.store.live_race_of(player_id)
+        home = await self._owner_of(race) if race is not None else await shared.home(player_id)
         if home is not None and home != self.worker:
             if time.monotonic() < self.failover.judge_after or await shared.alive({home}):
                 return home
             await self.failover.take_over(home)  # its races, before this player looks for theirs
-            home = await shared.home(player_id)
-            if home is not None and home != self.worker and await shared.alive({home}):
-                return home
+            home = await self._owner_of(race) if race is not None else None
+            if home is not None and home != self.worker:
+                if await shared.alive({home}):
+                    return home
+                raise Refused("unavailable", "your race is moving to another server; try again")
         await shared.set_home(player_id, self.worker)
         return None
 
-    async def _race_home(self, player_id: str) -> str | None:
-        """The owner of ``player_id``'s live race, which comes here if nobody has it."""
-        race = await self.store.live_race_of(player_id)
-        if race is None or self.lobby.race(race) is not None:
+    async def _owner_of(self, race: str) -> str | None:
+        """Live race ``race``'s worker: None for this one, where it comes if none lists it."""
+        if self.lobby.race(race) is not None:
             return None
         owner = await self.shared.owner(race)
         if owner is None and await self.shared.adopt(race):
-            await self.glue.restore_races({race})
+            await self.failover.restore_here({race})
             return None
         return owner
 
@@ -200,8 +201,9 @@ class Cluster:
         self.links.gone(conn)
 
     def left(self, player_id: str) -> None:
-        """A player whose home is here has no connection any more."""
-        if self.lobby.race_of(player_id) is None:
+        """A player whose home is here has no connection any more: their home goes, unless
+        they race, or are owed their last race's end (only this lobby core has it)."""
+        if self.lobby.race_of(player_id) is None and not self.lobby.owes_end(player_id):
             self.tasks.spawn(self.shared.forget_home(player_id))
 
     def takes(self, player_id: str, message: ClientMessage) -> bool:
@@ -265,11 +267,12 @@ class Cluster:
         self.tasks.spawn(self._take_back(game_id))
 
     async def _take_back(self, game_id: str) -> None:
-        """A race the store refused this worker's writes for: back here from the store,
-        unless Redis names another owner (who fenced this worker out)."""
+        """A race the store refused this worker's writes for: back here if Redis lists it
+        here, or nowhere (listed here first: of two workers fenced in turn, one takes it
+        back, not each for ever); not if another worker owns it (who fenced this one)."""
         owner = await self.shared.owner(game_id)
-        if owner in (None, self.worker):
-            await self.glue.restore_races({game_id})
+        if owner == self.worker or (owner is None and await self.shared.adopt(game_id)):
+            await self.failover.restore_here({game_id})
 
     # -- what the failover asks ----------------------------------------------------
 
@@ -357,6 +360,7 @@ class Cluster:
                 self.tasks.spawn(self._pair(message.asker, rules))
         elif isinstance(message, Born):
             log.warning("cluster: %s was born again (%s)", message.worker, message.incarnation)
+            self.bus.born_again(message.worker)  # first: the links' last words go to the new one
             self.links.drop_links_with(message.worker)
         elif isinstance(message, Broken):
             self.links.drop_links_with(envelope.sender)

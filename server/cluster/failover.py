@@ -56,6 +56,8 @@ class Failover:
         self.holding = False
         """The races here are held: the lease went unrenewed too long (:data:`STALE`)."""
         self._watch: asyncio.TimerHandle | None = None
+        self._taking: set[str] = set()
+        """Dead workers whose races a takeover beside the beat is taking now."""
 
     def start(self) -> None:
         self._beating = asyncio.create_task(self._beat(), name="cluster beat")
@@ -138,16 +140,34 @@ class Failover:
                 await self._renewed()
                 await shared.publish_lobby(cluster.listing())
                 await cluster.share_connections()
-                cluster.bus.still(cluster.links.workers())
+                # Every link that ever carried a message, not only those with sockets
+                # now: a link dropped here sent its last words (Close) and would send
+                # nothing more, so their loss would never show as a gap.
+                cluster.bus.still(cluster.bus.receivers)
                 owners = await shared.owners()
                 workers = set(owners.values()) | cluster.links.workers()
                 alive = await shared.alive(workers - {cluster.worker})
                 if time.monotonic() < self.judge_after:
                     continue
                 for dead in workers - alive - {cluster.worker}:
-                    await self.take_over(dead, owners)
+                    self._take_over_aside(dead, owners)
             except Exception:  # Redis away: the races here go on; try again next beat
                 log.warning("cluster: beat failed", exc_info=True)
+
+    def _take_over_aside(self, dead: str, owners: dict[str, str]) -> None:
+        """Take ``dead``'s races in a task of its own, never inside the beat.
+
+        A takeover may wait a long time (on the store's row locks of a worker
+        stopped in the middle of a write): in the beat, it would stop this
+        worker's own lease from being renewed, and others would take this
+        worker's races in turn. Its failure is logged by the cluster's tasks.
+        """
+        if dead in self._taking:  # still under way from an earlier beat
+            return
+        task = self._cluster.tasks.spawn(self.take_over(dead, owners))
+        if task is not None:
+            self._taking.add(dead)
+            task.add_done_callback(lambda _: self._taking.discard(dead))
 
     async def _reassert(self) -> None:
         """Redis is back, perhaps empty: say again what this worker holds.
@@ -168,7 +188,11 @@ class Failover:
         shared, lobby, glue = cluster.shared, cluster.lobby, cluster.glue
         await shared.beat(cluster.incarnation)
         for game_id in lobby.elapsed(0.0):
-            await shared.own(game_id)
+            # Listed only where nobody else is: back from being cut off, not from an
+            # empty Redis, this worker may find a race claimed by another meanwhile
+            # (it lets it go once its lease is renewed), and must not claim it back.
+            if await shared.adopt(game_id) or await shared.owner(game_id) == cluster.worker:
+                await self._home_here(game_id)  # its players away too: their result is here
         for player_id in glue.players_here():
             await shared.set_home(player_id, cluster.worker)
         for code in lobby.open_rooms():
@@ -178,15 +202,30 @@ class Failover:
             "cluster: Redis is back; this worker's races, rooms and seekers are listed again"
         )
 
+    async def restore_here(self, game_ids: set[str]) -> None:
+        """Restore ``game_ids`` from the store here; their players' home is here now.
+
+        Every way a race comes here (a takeover, an adoption, a take back) names
+        its players' home: a racer away when the race ends learns the result
+        only from the lobby core that ended it, so their hello must come here.
+        """
+        cluster = self._cluster
+        await cluster.glue.restore_races(game_ids)
+        for game_id in game_ids:
+            await self._home_here(game_id)
+
+    async def _home_here(self, game_id: str) -> None:
+        """Name this worker the home of the players of race ``game_id``, if it is here."""
+        cluster = self._cluster
+        race = cluster.lobby.race(game_id)
+        for player_id in race.player_ids if race is not None else ():
+            await cluster.shared.set_home(player_id, cluster.worker)
+
     async def _restored(self, game_ids: set[str], dead: str) -> None:
-        """Restore ``game_ids`` from the store here; their players' home is here now."""
+        """Restore ``game_ids``, the races of ``dead``, here; log and count it."""
         cluster = self._cluster
         began = time.perf_counter()
-        await cluster.glue.restore_races(game_ids)
-        for game_id in game_ids:  # wherever they come back, their hello comes here
-            race = cluster.lobby.race(game_id)
-            for player_id in race.player_ids if race is not None else ():
-                await cluster.shared.set_home(player_id, cluster.worker)
+        await self.restore_here(game_ids)
         took = (time.perf_counter() - began) * 1000
         log.warning("cluster: took over %d races of %s in %.0f ms", len(game_ids), dead, took)
         cluster.metrics.failovers.inc(len(game_ids))

@@ -35,6 +35,8 @@ from .to_home import Attach, Gone, Inbound
 from .to_socket import Close, Outbound
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from server.conn import Conn
     from server.peers import Glue
 
@@ -50,8 +52,13 @@ _LOST = "the line to your race's server was lost; connect again"
 class Links:
     """The links of one worker (see the module docstring)."""
 
-    def __init__(self, bus: Bus, worker: str, send_queue: int) -> None:
+    def __init__(
+        self, bus: Bus, worker: str, send_queue: int, missed: Callable[[str], None]
+    ) -> None:
+        """``missed`` is told of each player whose remote connection went with what it
+        carried (the lobby core's): they learn their last race's end on coming back."""
         self._bus, self._worker, self._send_queue = bus, worker, send_queue
+        self._missed = missed
         self.remotes: dict[str, RemoteConn] = {}
         """Sockets on other workers of players whose home is here, by connection id."""
         self.proxied: dict[str, Conn] = {}
@@ -161,6 +168,8 @@ class Links:
         """
         self.close_proxied_to(worker, CloseCode.SERVICE_RESTART, _LOST)
         for remote in [r for r in self.remotes.values() if r.worker == worker]:
+            if remote.player is not None:  # its last frames, a game_over among them, lost
+                self._missed(remote.player.player_id)
             remote.drop()
             self._bus.send(worker, Close(remote.conn_id, CloseCode.SERVICE_RESTART, _LOST))
             self._gone(remote, None)

@@ -66,6 +66,14 @@ return 0
 """
 """Move a race from a dead owner to us, unless another worker did first."""
 
+_DISOWN = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+    return redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return 0
+"""
+"""Unlist a race that ended here, unless another worker owns it now (this one was fenced)."""
+
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
@@ -82,6 +90,7 @@ class Shared:
         self.client, self.worker = client, worker
         self._pair_or_wait = client.register_script(_PAIR_OR_WAIT)
         self._claim = client.register_script(_CLAIM)
+        self._disown = client.register_script(_DISOWN)
 
     # -- liveness --------------------------------------------------------------
 
@@ -176,7 +185,8 @@ class Shared:
         await self.client.hset("fg:races", game_id, self.worker)
 
     async def disown(self, game_id: str) -> None:
-        await self.client.hdel("fg:races", game_id)
+        """Unlist ``game_id`` if this worker is its owner (not if another took it since)."""
+        await self._disown(keys=["fg:races"], args=[game_id, self.worker])
 
     async def owner(self, game_id: str) -> str | None:
         value = await self.client.hget("fg:races", game_id)

@@ -72,6 +72,16 @@ _TRANSIENT_STATES = frozenset(
 
 _CONNECT_TIMEOUT = 10
 """Seconds a connection attempt may take, unless the URL says otherwise."""
+IDLE_IN_TRANSACTION = 2.0
+"""Seconds a transaction of the store's may wait on the store before PostgreSQL ends it.
+
+None of its transactions ever waits on anything but PostgreSQL: one that does, its
+worker is stopped (SIGSTOP, a frozen machine) in the middle of it, holding its row
+locks, and the worker that takes its races over (server/cluster/failover.py) would
+wait for them until it woke up. Ended, the transaction is undone; the stopped worker,
+awake, writes again and finds itself fenced out. Shorter than the time a lease takes
+to lapse (server/cluster/shared.py), so the locks are gone before the takeover."""
+_IDLE_LIMIT = b"SET idle_in_transaction_session_timeout = %d" % int(IDLE_IN_TRANSACTION * 1000)
 
 _TAKEN = b"SELECT 1 FROM players WHERE id = %s OR name_key = %s OR token_hash = %s"
 _INSERT_START = (
@@ -265,7 +275,13 @@ class PgDatabase:
         params: dict[str, Any] = {}
         if "connect_timeout" not in psycopg.conninfo.conninfo_to_dict(self._url):
             params["connect_timeout"] = _CONNECT_TIMEOUT
-        return await psycopg.AsyncConnection.connect(self._url, autocommit=True, **params)
+        conn = await psycopg.AsyncConnection.connect(self._url, autocommit=True, **params)
+        try:
+            await conn.execute(_IDLE_LIMIT)
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
 
 
 async def _live_races(conn: psycopg.AsyncConnection[TupleRow]) -> list[LiveRace]:

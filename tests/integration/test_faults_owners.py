@@ -1,0 +1,168 @@
+"""A racer comes back to their race wherever it moved (server/cluster/cluster.py, server/app.py).
+
+Findings of ``make chaos`` (races moved by takeovers, fencing and a Redis
+restarted empty, many times over):
+
+* A racer's hello went where Redis last named their *home*, which a race's
+  moves do not keep up with: to a live worker without the race (served in
+  its lobby: ``no game_state within 5 s of welcome``, 2,275 times in one
+  run, racers stuck for minutes), or to a dead one. A racer's hello now goes
+  to their race's owner (``fg:races``), whatever their home says.
+* A worker fenced out of a race that then ended there unlisted the race in
+  ``fg:races`` (``disown``), though another worker owned it now; and a worker
+  fenced out took the race back from the store whenever nobody listed it,
+  without listing it: two workers fenced each other in turn for minutes
+  (``race 0477e0e56434f64f ended: win abandoned`` on w1, w2, w1, w2, ... every
+  30 s, never recorded). A worker unlists only a race listed as its own, and
+  takes a race back only by listing it first.
+* A racer whose hello reached a race's new owner while it was still
+  restoring the race was served in its lobby, and the restore did not tell
+  them: a racer already connected where their race is restored now comes
+  back to it (``game_state``) as on a hello.
+* A racer away when their race ends learns the result only from the lobby
+  core that ended it, at their home; a race adopted (or taken back) by a
+  worker did not name its players' home there, so a racer coming back after
+  it ended got a lobby and never the result. Every way a race comes to a
+  worker now names its players' home there, and so does Redis coming back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+import pytest
+from redis.asyncio import Redis
+
+from server.app import GameServer
+from server.config import Settings
+from server.store.backends import open_store
+
+from .conftest import TIMEOUT, WINNABLE, seek_pair
+from .test_faults_takeover import POLL, lock_waited_on
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Awaitable, Callable
+
+    from tests.redis_service import RedisServer
+
+    from .conftest import Servers
+
+
+@pytest.fixture
+async def workers(
+    servers: Servers, postgres_url: str, redis_server: RedisServer
+) -> AsyncIterator[Callable[..., Awaitable[GameServer]]]:
+    """``await workers("w1")``: a worker in this process; all close before the services stop."""
+    async with contextlib.AsyncExitStack() as stack:
+
+        async def start(worker: str, **settings: Any) -> GameServer:
+            config = Settings(host="127.0.0.1", port=0, db=postgres_url, **settings)
+            store = open_store(postgres_url)
+            server = GameServer(config, store, worker=worker, redis=redis_server.url)
+            return await stack.enter_async_context(server)
+
+        yield start
+        for client in servers.clients:
+            await client.ws.close()
+
+
+async def test_a_racer_comes_back_to_their_race_whatever_their_home_says(
+    workers, player, connect, redis_server
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w2), await player(w2)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    async with Redis.from_url(redis_server.url) as redis:
+        for stale in ("w1", "w9"):  # a live worker without her race; a dead one
+            await redis.set(f"fg:home:{ann.player_id}", stale)
+            back = await connect(w1)
+            await back.hello(token=racing.a.token)
+            state = (await back.until("game_state"))[-1]
+            assert state["game_id"] == racing.game_id and state["over"] is None
+            await back.close()
+
+
+async def test_a_race_that_ended_on_a_fenced_worker_stays_listed_with_its_owner(
+    workers, player, connect, redis_server
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    game_id = (await seek_pair(ann, bob, WINNABLE)).game_id
+    await w2.restore_races({game_id})  # as a takeover by w2: the race's next epoch
+    async with Redis.from_url(redis_server.url) as redis:
+        await redis.hset("fg:races", game_id, "w2")  # and w2's claim
+        await ann.send(type="resign")  # w1, fenced out, ends the race: its record is refused
+        await ann.expect_close(1012)
+        assert await redis.hget("fg:races", game_id) == b"w2"
+    back = await connect(w1)
+    await back.hello(token=ann.token)
+    state = (await back.until("game_state"))[-1]
+    assert state["over"] is None  # it goes on, at w2
+    assert w1.lobby.race(game_id) is None and w2.lobby.race(game_id) is not None
+
+
+async def test_a_worker_fenced_out_of_an_unlisted_race_lists_it_to_take_it_back(
+    workers, player, redis_server
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    await w2.restore_races({racing.game_id})  # the race's next epoch, listed nowhere
+    async with Redis.from_url(redis_server.url) as redis:
+        await redis.hdel("fg:races", racing.game_id)  # as Redis restarted empty
+        await ann.send(type="resign")  # refused: w1 takes the race back, listing it first
+        await ann.expect_close(1012)
+        async with asyncio.timeout(TIMEOUT):
+            while await redis.hget("fg:races", racing.game_id) is None:
+                await asyncio.sleep(POLL)  # polling Redis, within the deadline
+        assert await redis.hget("fg:races", racing.game_id) == b"w1"
+
+
+async def test_a_racer_reaching_their_race_while_it_is_restored_gets_it_once_it_is(
+    workers, player, connect, postgres_url, redis_server
+) -> None:
+    w1, w2, w3 = await workers("w1"), await workers("w2"), await workers("w3")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    async with await psycopg.AsyncConnection.connect(postgres_url) as frozen:
+        # Whoever takes w1's race over waits on its row: the race is restored slowly.
+        await frozen.execute(
+            b"SELECT id FROM live_races WHERE id = %s FOR SHARE", (racing.game_id,)
+        )
+        await w1.peers.failover.stop()  # w1 beats no more: dead, to the others
+        await w1.peers.shared.leave()
+        await lock_waited_on(postgres_url)
+        async with Redis.from_url(redis_server.url) as redis:
+            taker = (await redis.hget("fg:races", racing.game_id)).decode()
+        other = w3 if taker == "w2" else w2
+        back = await connect(other)  # sent to the race's new owner, which is restoring it
+        await back.hello(token=racing.a.token)
+        await frozen.rollback()
+        state = (await back.until("game_state"))[-1]
+    assert state["game_id"] == racing.game_id and state["over"] is None
+
+
+async def test_a_racer_away_when_their_moved_race_ends_learns_its_result_coming_back(
+    workers, player, connect, redis_server
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    await w1.close()  # its races stay live in the store; bob stays away
+    async with Redis.from_url(redis_server.url) as redis:
+        # As Redis restarted empty: nobody lists the race, nobody is anybody's home.
+        await redis.hdel("fg:races", racing.game_id)
+        await redis.delete(f"fg:home:{ann.player_id}", f"fg:home:{bob.player_id}")
+    back = await connect(w2)  # Ann brings the race to w2 (it adopts it)
+    await back.hello(token=racing.a.token)
+    await back.until("game_state")
+    await back.send(type="resign")
+    over = (await back.until("game_over"))[-1]
+    w3 = await workers("w3")
+    again = await connect(w3)  # Bob, back anywhere, learns how it ended
+    await again.hello(token=racing.b.token)
+    state = (await again.until("game_state"))[-1]
+    assert state["over"] == {key: value for key, value in over.items() if key != "id"}
