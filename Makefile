@@ -4,12 +4,12 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-PACKAGES := engine protocol core server client web bench
+PACKAGES := engine protocol core server client web lang bench
 HOST ?= 127.0.0.1
 PORT ?= 8765
 DB   ?= flowergarden.sqlite3
 
-.PHONY: help venv constraints image services serve play practice test lint typecheck pytest schema schema-js screenshot stats bench bench-quick bench-cluster chaos bot-pace clean
+.PHONY: help venv constraints image services serve play practice test lint typecheck pytest schema catalogues schema-js screenshot stats bench bench-quick bench-cluster chaos bot-pace clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -119,6 +119,9 @@ pytest: $(STAMP)  ## the test suite
 schema: $(STAMP)  ## regenerate protocol/schema/*.json and web/static/js/facts.js from the models
 	$(BIN)/python -m protocol.schema
 	$(BIN)/python -m web.facts
+
+catalogues: $(STAMP)  ## regenerate the page's web/static/i18n/*.json from lang/locales (docs/translating.md)
+	$(BIN)/python -m web.catalogues
 
 # ajv, the second validator the published schemas are held to (tests/protocol/
 # test_schema_validators.py), from npm at the versions package-lock.json pins.
