@@ -31,7 +31,7 @@ from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 
 from pydantic import BaseModel, ValidationError
 
-from .apidata import Leaderboard, Profile, RacePage, RaceRecordData
+from .apidata import DailyBoard, Leaderboard, Profile, RacePage, RaceRecordData
 from .failures import address, failure, url_problem
 
 if TYPE_CHECKING:
@@ -85,6 +85,11 @@ class ApiClient:
         path = f"/api/players/{quote(name, safe='')}"
         data = await self.get(path, missing={"player_not_found": _no_player(name)})
         return self._read(Profile, data, path)
+
+    async def daily(self) -> DailyBoard:
+        """Today's deal and its board (``404``: a server without the daily deal)."""
+        data = await self.get("/api/daily")
+        return self._read(DailyBoard, data, "/api/daily")
 
     async def races(
         self, name: str, *, before: str | None = None, limit: int = HISTORY_PAGE

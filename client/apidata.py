@@ -18,6 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from protocol import RatingChange, Rules
 
 __all__ = [
+    "DailyBoard",
+    "DailyLine",
     "LeaderRow",
     "Leaderboard",
     "Profile",
@@ -71,6 +73,37 @@ class Profile(_Model):
     losses: int = 0
     best_clear_ms: int | None = None
     joined: str | None = None
+    daily_streak: int = 0
+    """UTC days in a row with a ranked daily race, up to today or yesterday (revision 3)."""
+    daily_best_streak: int = 0
+
+
+class DailyLine(_Model):
+    """One ranked race on a day's board."""
+
+    rank: int
+    name: str
+    time_ms: int | None
+    """The time to clear; None if the player did not clear."""
+    count: int
+    game_id: str
+
+
+class DailyBoard(_Model):
+    """``GET /api/daily``: today's deal, its commit and its board, best first."""
+
+    date: str
+    commit: str
+    seed: str | None = None
+    """Revealed once the day is over (``GET /api/daily/DATE``)."""
+    players: int
+    """How many raced it ranked."""
+    board: list[DailyLine]
+
+    def place(self, name: str) -> DailyLine | None:
+        """``name``'s line on the board (names are unique ignoring case), or None."""
+        wanted = name.casefold()
+        return next((line for line in self.board if line.name.casefold() == wanted), None)
 
 
 class RaceSummary(_Model):

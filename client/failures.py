@@ -41,6 +41,8 @@ from websockets.exceptions import (
 
 from protocol.close_codes import STAY_AWAY, CloseCode
 
+from .words import BANNED_LINK
+
 if TYPE_CHECKING:
     from .state import Link
 
@@ -161,7 +163,7 @@ _STAYED_AWAY: dict[int, Failure] = {
     CloseCode.REPLACED: Failure(
         "signed in elsewhere: this client stopped", retry=False, link="replaced"
     ),
-    CloseCode.BANNED: Failure("this player is banned from this server", retry=False),
+    CloseCode.BANNED: Failure(BANNED_LINK, retry=False, link="banned"),
 }
 assert set(_STAYED_AWAY) == STAY_AWAY
 
@@ -181,7 +183,13 @@ NO_NEW_PLAYERS = "the server cannot register new players right now; try again in
 
 
 def hello_refused(code: str, message: str, *, returning: bool) -> Failure:
-    """The server answered ``hello`` with ``error`` (other than a refused name or token)."""
+    """The server answered ``hello`` with ``error`` (other than a refused name or token).
+
+    ``banned`` stops the client, as the close with 4001 that follows it would: the server
+    would answer every hello the same.
+    """
+    if code == "banned":
+        return _STAYED_AWAY[CloseCode.BANNED]
     if code == "unavailable":
         return Failure("the server cannot sign you in right now; trying again", retry=returning)
     if code == "unsupported_protocol":

@@ -39,6 +39,8 @@ BOUQUET_KEYS = tuple("abcdefghijklmnop")
 COMMAND_KEYS = {
     "r": "redeal while racing, rematch after the race",
     "x": "resign",
+    "t": "the day's board, after a daily race",
+    "z": "pause an arena",
     "q": "quit",
     "escape": "back to the lobby, after the race",
     "/": "card prompt",

@@ -4,7 +4,8 @@ Theory of operation
 -------------------
 A screen that needs something from the API posts a
 :class:`~client.messages.Fetch` with a query (:data:`Query`): the leaderboard,
-a player's profile, a page of a player's races, a race's record. The app asks
+a player's profile, a page of a player's races, a race's record, today's
+daily board. The app asks
 :class:`Lookups` first (:meth:`Lookups.ask` marks the query pending, and says
 no when the same one is pending already), runs :func:`answer` in a worker,
 and hands the answer or the error back (:meth:`Lookups.answered`,
@@ -20,13 +21,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeAlias, TypeVar
 
-from .apidata import Leaderboard, Profile, RacePage, RaceRecordData, RaceSummary
+from protocol import GameOver, GameStart, GameState, LobbySnapshot
+
+from .apidata import DailyBoard, Leaderboard, Profile, RacePage, RaceRecordData, RaceSummary
 from .replay import Replay, ReplayError
 
 if TYPE_CHECKING:
+    from protocol import ServerMessage
+
     from .api_client import ApiClient
+    from .state import ClientState
 
 __all__ = [
+    "DailyQuery",
     "History",
     "HistoryQuery",
     "LeaderboardQuery",
@@ -36,6 +43,7 @@ __all__ = [
     "Query",
     "RaceQuery",
     "answer",
+    "queries_after",
 ]
 
 T = TypeVar("T")
@@ -64,8 +72,13 @@ class RaceQuery:
     game_id: str
 
 
-Query: TypeAlias = LeaderboardQuery | ProfileQuery | HistoryQuery | RaceQuery
-Answer: TypeAlias = Leaderboard | Profile | RacePage | RaceRecordData
+@dataclass(frozen=True, slots=True)
+class DailyQuery:
+    """Today's deal and its board."""
+
+
+Query: TypeAlias = LeaderboardQuery | ProfileQuery | HistoryQuery | RaceQuery | DailyQuery
+Answer: TypeAlias = Leaderboard | Profile | RacePage | RaceRecordData | DailyBoard
 
 
 async def answer(api: ApiClient, query: Query) -> Answer:
@@ -76,7 +89,33 @@ async def answer(api: ApiClient, query: Query) -> Answer:
         return await api.player(query.name)
     if isinstance(query, HistoryQuery):
         return await api.races(query.name, before=query.before)
+    if isinstance(query, DailyQuery):
+        return await api.daily()
     return await api.race(query.game_id)
+
+
+def queries_after(state: ClientState, message: ServerMessage) -> list[Query]:
+    """What to ask the API once ``message`` is applied: who is provisional (the profiles of
+    a rated race's players, one's own after it), and the lobby's Daily entry (the day's board
+    and one's streak, when the lobby first lists a day's deal and after each daily race)."""
+    race, me = state.race, state.name
+    rated = isinstance(message, GameStart | GameState) and any(
+        rating is not None for rating in message.ratings
+    )
+    if rated and race is not None:
+        players = zip(race.players, race.bots or [False] * 2, strict=False)
+        return [ProfileQuery(name) for name, bot in players if not bot]
+    asked: list[Query] = []
+    if isinstance(message, GameOver) and (message.ratings is not None or message.daily) and me:
+        asked.append(ProfileQuery(me))
+    known = state.lookups.daily
+    day = None if known.value is None else known.value.date
+    if isinstance(message, LobbySnapshot) and message.daily is not None:
+        if message.daily.date != day and not known.error:  # a new day, or none asked yet
+            asked += [DailyQuery(), *([ProfileQuery(me)] if me else [])]
+    elif isinstance(message, GameOver) and message.daily is not None:
+        asked.append(DailyQuery())
+    return asked
 
 
 @dataclass(slots=True)
@@ -118,6 +157,7 @@ class Lookups:
         self.profiles: dict[str, Lookup[Profile]] = {}
         self.histories: dict[str, History] = {}
         self.races: dict[str, Lookup[Replay]] = {}
+        self.daily: Lookup[DailyBoard] = Lookup()
 
     def profile(self, name: str) -> Lookup[Profile]:
         return self.profiles.setdefault(_key(name), Lookup())
@@ -135,8 +175,10 @@ class Lookups:
 
     def _status(
         self, query: Query
-    ) -> Lookup[Leaderboard] | Lookup[Profile] | Lookup[Replay] | History:
+    ) -> Lookup[Leaderboard] | Lookup[Profile] | Lookup[Replay] | Lookup[DailyBoard] | History:
         """Where the answer to ``query`` goes: whether it is awaited, its error."""
+        if isinstance(query, DailyQuery):
+            return self.daily
         if isinstance(query, HistoryQuery):
             return self.history(query.name)
         if isinstance(query, LeaderboardQuery):
@@ -165,6 +207,8 @@ class Lookups:
             self._page(query, answer)
         elif isinstance(answer, Leaderboard):
             self.leaderboard = Lookup(answer)
+        elif isinstance(answer, DailyBoard):
+            self.daily = Lookup(answer)
         elif isinstance(answer, Profile):
             self.profiles[_key(query.name if isinstance(query, ProfileQuery) else answer.name)] = (
                 Lookup(answer)

@@ -49,6 +49,7 @@ from .failures import (
     url_problem,
 )
 from .tokens import KeptIdentity, TokenStore
+from .words import NAME_TAKEN
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -244,10 +245,8 @@ class ServerConnection:
                 stored = None
                 continue
             if stored is None and reply.code in ("bad_name", "name_taken", "unavailable"):
-                if reply.code == "unavailable":  # not the name's fault: offer it again
-                    self._post(NameRefused(NO_NEW_PLAYERS, name))
-                else:  # the server's words, and the name kept to mend ("al ice": "alice")
-                    self._post(NameRefused(reply.message, name))
+                self._post(LinkChanged("offline"))  # nobody is connected while a name is asked
+                self._post(NameRefused(_name_refused(reply), name))  # the name kept, to mend
                 raise _Refused(None)
             returning = stored is not None
             raise _Refused(hello_refused(reply.code, reply.message, returning=returning))
@@ -265,3 +264,14 @@ class ServerConnection:
                     raise _Refused(not_protocol(self.url, welcomed_before=welcomed)) from None
                 if isinstance(reply, Welcome | Error):
                     return reply
+
+
+def _name_refused(reply: Error) -> str:
+    """Why a new player's name was refused, by code: taken (in any case), not the name's
+    fault (``unavailable``), or off the rule (``bad_name``: the rule in the server's words,
+    which are the client's too: ``protocol.NAME_RULE``)."""
+    if reply.code == "name_taken":
+        return NAME_TAKEN
+    if reply.code == "unavailable":
+        return NO_NEW_PLAYERS
+    return reply.message

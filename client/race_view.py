@@ -13,20 +13,42 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from protocol import RACING, Rules
+import engine
+from core.bots import NAME_PREFIX
+from protocol import RACING, GameStart, OpponentAway, OpponentBack, Rules
 
 from .keys import assign_labels
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    import engine
-    from protocol import BoardStatus, BotRequest, GameOver, RatingChange, WireBoard
+    from protocol import (
+        ArenaResult,
+        BoardStatus,
+        BotRequest,
+        DailyResult,
+        GameOver,
+        GameState,
+        Played,
+        RatingChange,
+        RematchOffered,
+        WireBoard,
+    )
 
     from .bests import Best, PracticeBest
     from .dealcheck import DealCheck
 
-__all__ = ["Outcome", "RaceView", "Waiting"]
+__all__ = ["Outcome", "RaceView", "ReportState", "Waiting"]
+
+ReportState = Literal["open", "sent", "done", "twice", "limit", "gone"]
+"""Where this player's report of a finished race stands: not made (``open``), asked, or
+answered: ``reported`` (``done``), or refused as ``not_allowed`` (``twice``),
+``rate_limited`` (``limit``) or ``game_not_found`` (``gone``)."""
+_REPORT_REFUSED: dict[str, ReportState] = {
+    "not_allowed": "twice",
+    "rate_limited": "limit",
+    "game_not_found": "gone",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +65,12 @@ class Outcome:
     timed_out: tuple[bool, ...] = ()
     """Each seat's board ended ``timed_out``: by the idle limit, or the clock (reason ``time``)."""
     ratings: tuple[RatingChange, ...] = ()
+    unrated: str | None = None
+    """Why a race with rated rules changed no rating (``no_play``, ``fair_play``), or None."""
+    daily: DailyResult | None = None
+    """A daily race: whether it was ranked, its rank and time."""
+    arena: ArenaResult | None = None
+    """An arena race: each seat's points."""
 
     @classmethod
     def of(cls, over: GameOver, statuses: Sequence[BoardStatus] = ()) -> Outcome:
@@ -55,6 +83,9 @@ class Outcome:
             tuple(over.seeds),
             tuple(status == "timed_out" for status in statuses),
             tuple(over.ratings or ()),
+            over.unrated,
+            over.daily,
+            over.arena,
         )
 
 
@@ -116,6 +147,13 @@ class RaceView:
     """In practice: the personal best for these rules when the deal began, the time to beat."""
     rematch_offered: bool = False
     rematch_asked: bool = False
+    report: ReportState = "open"
+    daily: str | None = None
+    """The day of the daily deal this race is on (``game_start.daily``), or None."""
+    ghost: str | None = None
+    """In a daily race, whose clear seat 1 replays; None: the server's bot."""
+    arena_id: str | None = None
+    """The arena that paired this race, or None."""
     resyncing: bool = False
     sent: list[engine.Card] = field(default_factory=list)
     """Cards this client played that no ``played`` has acknowledged yet, in order."""
@@ -143,6 +181,27 @@ class RaceView:
     def can_play(self) -> bool:
         """Whether this client may play or redeal now."""
         return self.racing and not self.resyncing
+
+    @property
+    def reportable(self) -> bool:
+        """Whether this player may still report this race: one they raced, now over, against
+        no bot of the server's (whose play is the server's own) and no ghost (a daily race's
+        seat 1 replays a clear the server took), not reported yet."""
+        if self.seat is None or self.other is None or self.over is None or self.daily:
+            return False
+        server_bot = any(
+            bot and name.startswith(NAME_PREFIX)
+            for name, bot in zip(self.players, self.bots, strict=False)
+        )
+        return not server_bot and self.report == "open"
+
+    def report_refused(self, code: str) -> bool:
+        """The server refused this race's report with ``code``: True if that settles it (the
+        result says so); False if it may be asked again (``unavailable``: said as an error)."""
+        if self.report != "sent":
+            return False
+        self.report = _REPORT_REFUSED.get(code, "open")
+        return self.report != "open"
 
     def why_not_playing(self) -> str:
         """Why this client may not play now (when :attr:`can_play` is False)."""
@@ -181,6 +240,41 @@ class RaceView:
         if self.stopped_after is None:
             self.stopped_after = self.elapsed(now)
 
+    def opponent_news(
+        self, message: OpponentAway | OpponentBack | RematchOffered, now: float
+    ) -> None:
+        """The opponent dropped (and has ``grace_s`` to come back), came back, or asks for a
+        rematch."""
+        if isinstance(message, OpponentAway):
+            self.away_until = now + message.grace_s
+        elif isinstance(message, OpponentBack):
+            self.away_until = None
+        else:
+            self.rematch_offered = True
+
+    def set_kind(self, message: GameStart | GameState, old: RaceView | None) -> None:
+        """Daily, arena or neither: ``game_start`` says; ``game_state`` does not, so a race
+        resumed keeps what its start said (``game_over`` says the rest)."""
+        if isinstance(message, GameStart):
+            self.daily, self.ghost, self.arena_id = message.daily, message.ghost, message.arena_id
+        elif old is not None and old.game_id == self.game_id:
+            self.daily, self.ghost, self.arena_id = old.daily, old.ghost, old.arena_id
+
+    def set_clocks(self, message: GameStart | GameState, now: float) -> None:
+        """The stopwatch, the race's clock and one's idle limit, at a start or a (re)join."""
+        if isinstance(message, GameStart):
+            self.dealt = list(message.boards)
+            self.started_at = now
+            limit = message.rules.time_limit_s
+            self.clock_deadline = None if limit is None else now + limit
+        else:
+            if message.seq == 0 and self.dealt is None:
+                self.dealt = list(message.boards)  # nothing has happened yet: as dealt
+            self.started_at = now - message.elapsed_ms / 1000
+            left = message.clock_left_ms
+            self.clock_deadline = None if left is None else now + left / 1000
+        self.restart_idle(now)  # the deal, or coming back
+
     def restart_idle(self, now: float) -> None:
         """The idle limit starts again: at the deal, an own play or redeal, coming back."""
         if self.idle_s and self.seat is not None:  # 0 or None: no idle limit
@@ -197,6 +291,21 @@ class RaceView:
         while len(self.reached) <= seat:
             self.reached.append({})
         self.reached[seat][count] = t_ms
+
+    def apply_played(self, message: Played) -> bool:
+        """Make the play ``played`` announces; False if it does not fit this copy."""
+        board = self.boards[message.seat]
+        card = engine.Card.parse(message.card)
+        try:
+            board.play(card)
+        except engine.EngineError:
+            return False
+        if board.count != message.count:
+            return False
+        self.record_play(message.seat, message.count, message.t_ms)
+        if message.seat == self.seat and card in self.sent:
+            self.sent.remove(card)
+        return True
 
     # -- keys ------------------------------------------------------------------
 

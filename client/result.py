@@ -11,13 +11,16 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from . import words
+from .competitions import arena_result_words, daily_result_words
 from .render import player_names
 from .words import outcome_words
 
 if TYPE_CHECKING:
     from protocol import RatingChange
 
+    from .apidata import DailyBoard
     from .bests import Best, PracticeBest
+    from .competitions import ArenaView
     from .race_view import Outcome, RaceView
 
 __all__ = [
@@ -32,8 +35,12 @@ _DIM = "#7a7a7a"
 _LOUD = "bold white on red"
 
 
-def render_result(race: RaceView) -> Text:
-    """The end of a race: the result, the reason, each player's time, and what to do next."""
+def render_result(
+    race: RaceView, daily: DailyBoard | None = None, arena: ArenaView | None = None
+) -> Text:
+    """The end of a race: the result, the reason, each player's time, and what to do next;
+    a daily race's time against the leader's on ``daily``, the day's board; an arena
+    race's points and one's place in ``arena``."""
     over = race.over
     assert over is not None
     names = player_names(race.players, race.bots)  # a bot's marked: "BOT-Hare (bot)"
@@ -43,8 +50,8 @@ def render_result(race: RaceView) -> Text:
     text = Text(headline, style="bold reverse")
     text.append(f"  {reason}\n")
     text.append(times_words(over, race), style="bold")
-    if race.best is not None and (words := practice_best_words(race.best)):
-        text.append(f"  ·  {words}", style="bold green" if race.best.new else "")
+    if race.best is not None and (best := practice_best_words(race.best)):
+        text.append(f"  ·  {best}", style="bold green" if race.best.new else "")
     text.append("\n")
     if over.ratings and len(over.ratings) == len(race.players):
         changes = [
@@ -52,6 +59,15 @@ def render_result(race: RaceView) -> Text:
             for name, change in zip(race.players, over.ratings, strict=True)
         ]
         text.append("rating: " + "   ·   ".join(changes) + "\n")
+    elif over.unrated is not None:  # rated rules, no rating changed: why
+        why = words.UNRATED_WORDS.get(over.unrated, f"not rated: {over.unrated}")
+        text.append(why + "\n", style="bold yellow")
+    if race.report != "open":
+        done = race.report in ("sent", "done")
+        text.append(words.REPORT_WORDS[race.report] + "\n", style="green" if done else "yellow")
+    for said in (daily_result_words(race, daily), arena_result_words(race, arena)):
+        if said:
+            text.append(said + "\n", style="bold")
     check = race.deal_check
     if check is not None:
         text.append(check.words, style="green" if check.ok else _LOUD)
@@ -99,9 +115,16 @@ def _next_keys(race: RaceView) -> Text:
         return text.append("r  new deal    q  quit", style=_DIM)
     if race.seat is None:
         return text.append("Esc  back to the lobby", style=_DIM)
+    if race.daily is not None:
+        return text.append("r  race it again    t  the day's board    Esc  lobby", style=_DIM)
+    if race.arena_id is not None:
+        return text.append("o  their profile    Esc  lobby    q  quit", style=_DIM)
     if race.rematch_offered:
         opponent = race.players[1 - race.seat]
         text.append(f"{opponent} wants a rematch!  ", style="bold green")
     if race.rematch_asked:
         text.append("rematch asked, waiting…  ", style="green")
-    return text.append("r  rematch    o  their profile    Esc  lobby    q  quit", style=_DIM)
+    report = "!  report    " if race.reportable else ""
+    return text.append(
+        f"r  rematch    o  their profile    {report}Esc  lobby    q  quit", style=_DIM
+    )

@@ -42,12 +42,15 @@ taking the seat on this client's clock (:attr:`Waiting.bot_at`).
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Literal
 
 import engine
 from protocol import (
     RACING,
+    Arena,
     Cancelled,
+    CreateRoom,
     Error,
     GameOver,
     GameStart,
@@ -61,6 +64,8 @@ from protocol import (
     Redealt,
     Rematch,
     RematchOffered,
+    Report,
+    Reported,
     Room,
     Rules,
     Seek,
@@ -72,13 +77,16 @@ from protocol import (
 )
 
 from .apidata import Profile, whole
+from .competitions import ArenaView
 from .dealcheck import check_deal
 from .keys import assign_labels
 from .lookups import Lookups
 from .race_view import Outcome, RaceView, Waiting
-from .words import error_words, outcome_words
+from .words import REMATCH_ID, REPORT_ID, REPORT_WORDS, error_words, outcome_words
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from protocol import BotRequest, ClientMessage, Limits, ServerMessage
 
     from .bests import Best, PracticeBest
@@ -86,7 +94,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ClientState", "Link", "Outcome", "RaceView", "Waiting", "outcome_words"]
 
-Link = Literal["offline", "connecting", "online", "reconnecting", "replaced", "failed"]
+Link = Literal["offline", "connecting", "online", "reconnecting", "replaced", "banned", "failed"]
 
 
 class ClientState:
@@ -117,6 +125,16 @@ class ClientState:
         self.asked_bot: BotRequest | None = None
         """The bot the last ``seek`` sent asked for, until its ``seeking`` comes."""
         self.race: RaceView | None = None
+        self.bot = False
+        """Whether this player is a bot (``welcome.bot``): why a rated race is refused."""
+        self.asked: dict[str, Seek | CreateRoom] = {}
+        """The last ``seek`` and ``create_room`` sent, by type: what a refusal answers."""
+        self.offer: Seek | CreateRoom | None = None
+        """The same request unrated, after a rated one was refused (``not_allowed``)."""
+        self.arena: ArenaView | None = None
+        """The arena one joined (the last ``arena``), while it matters."""
+        self.wall: Callable[[], float] = time.time
+        """The epoch's clock (a test's own): an arena's end is put on ``now`` by it."""
         self.notice = ""
         self.notice_is_error = False
 
@@ -171,6 +189,8 @@ class ClientState:
         """Note what this client just sent, until the server's answer comes."""
         if isinstance(message, Seek):
             self.asked_bot = message.bot
+        if isinstance(message, Seek | CreateRoom):
+            self.asked[message.type], self.offer = message, None
         race = self.race
         if race is None:
             return
@@ -178,6 +198,8 @@ class ClientState:
             race.sent.append(engine.Card.parse(message.card))
         elif isinstance(message, Rematch):
             race.rematch_asked = True
+        elif isinstance(message, Report) and message.game_id == race.game_id:
+            race.report = "sent"
 
     def answered(self, query: Query, answer: Answer, now: float) -> None:
         """The HTTP API answered ``query``: keep it; a profile also tells who is provisional."""
@@ -218,13 +240,26 @@ class ClientState:
             self._new_race(message, now)
         elif isinstance(message, Welcome):
             self.name, self.player_id = message.name, message.player_id
-            self.limits, self.rating = message.limits, message.rating
+            self.limits, self.rating, self.bot = message.limits, message.rating, message.bot
             self._wait_for_resume()
         elif isinstance(message, LobbySnapshot):
             self.lobby = message
             if self.resuming is not None:  # no game_state came first: none is coming
                 self._race_gone()
-        elif isinstance(message, Seeking):
+        elif isinstance(message, OpponentAway | OpponentBack | RematchOffered):
+            if self.race is not None and self.race.game_id == message.game_id:
+                self.race.opponent_news(message, now)
+        elif isinstance(message, Reported):
+            self._reported(message)
+        elif isinstance(message, Seeking | Room | Cancelled | Arena):
+            self._lobby(message, now)
+        elif isinstance(message, Error):
+            self._error(message)
+        return False
+
+    def _lobby(self, message: Seeking | Room | Cancelled | Arena, now: float) -> None:
+        """What one waits for in the lobby: a seek, a room, an arena."""
+        if isinstance(message, Seeking):
             bot, self.asked_bot = self.asked_bot, None
             bot_at = None if bot is None else now + bot.after_s  # the server's timer, near enough
             self.waiting = Waiting("seeking", message.rules, bot=bot, bot_at=bot_at)
@@ -232,15 +267,30 @@ class ClientState:
             self.waiting = Waiting("room", message.rules, message.code)
         elif isinstance(message, Cancelled):
             self.waiting = None
-        elif isinstance(message, OpponentAway | OpponentBack | RematchOffered):
-            self._opponent(message, now)
-        elif isinstance(message, Error):
-            self.note(error_words(message), error=True)
-            if self.race is not None:
-                self.race.sent.clear()  # whatever was in flight is refused or stale
-                if message.code == "game_not_found":
-                    self.race.rematch_asked = False
-        return False
+        else:
+            self.arena = ArenaView.of(message, now, self.wall())
+
+    def _error(self, error: Error) -> None:
+        """An error in words, by its code and the request it answers (its ``id``)."""
+        race = self.race
+        if error.id == REPORT_ID and race is not None and race.report_refused(error.code):
+            return  # the result says it, where the report was asked
+        self.note(error_words(error, bot=self.bot), error=True)
+        asked = self.asked.pop(error.id, None) if isinstance(error.id, str) else None
+        if asked is not None and error.code == "not_allowed":  # refused as rated: offer unrated
+            unrated = asked.rules.model_copy(update={"rated": False})
+            self.offer = asked.model_copy(update={"rules": unrated, "id": None})
+        if race is not None:
+            race.sent.clear()  # whatever was in flight is refused or stale
+            if error.code == "game_not_found" or error.id == REMATCH_ID:
+                race.rematch_asked = False
+
+    def _reported(self, message: Reported) -> None:
+        race = self.race
+        if race is not None and race.game_id == message.game_id:
+            race.report = "done"
+        else:  # the player left the result before the answer came
+            self.note(REPORT_WORDS["done"])
 
     def _wait_for_resume(self) -> None:
         """A welcome: a live race on screen is resumed, or gone (see the theory of operation)."""
@@ -277,7 +327,8 @@ class ClientState:
         )
         if old is not None and same:
             race.dealt, race.reached = old.dealt, old.reached  # came back: what was seen stays
-        self._set_clocks(race, message, now)
+        race.set_clocks(message, now)
+        race.set_kind(message, old)
         race.relabel()
         self.race, self.waiting = race, None
         if race.seat is not None:
@@ -286,22 +337,6 @@ class ClientState:
             self._end(race, message.over, now)
         if not same:
             self.note("")
-
-    @staticmethod
-    def _set_clocks(race: RaceView, message: GameStart | GameState, now: float) -> None:
-        """The stopwatch, the race's clock and one's idle limit, at a start or a (re)join."""
-        if isinstance(message, GameStart):
-            race.dealt = list(message.boards)
-            race.started_at = now
-            limit = message.rules.time_limit_s
-            race.clock_deadline = None if limit is None else now + limit
-        else:
-            if message.seq == 0 and race.dealt is None:
-                race.dealt = list(message.boards)  # nothing has happened yet: as dealt
-            race.started_at = now - message.elapsed_ms / 1000
-            left = message.clock_left_ms
-            race.clock_deadline = None if left is None else now + left / 1000
-        race.restart_idle(now)  # the deal, or coming back
 
     def _end(self, race: RaceView, over: GameOver, now: float) -> None:
         """``game_over``: the result, the stopwatch stopped, the deal checked."""
@@ -337,7 +372,7 @@ class ClientState:
         if seat >= len(race.boards):
             return False
         if isinstance(message, Played):
-            if not self._played(race, message):
+            if not race.apply_played(message):
                 return False
         elif isinstance(message, Redealt):
             race.boards[seat] = board_from_wire(message.board)
@@ -353,21 +388,6 @@ class ClientState:
         self._end_if_solo_final(now)
         return True
 
-    @staticmethod
-    def _played(race: RaceView, message: Played) -> bool:
-        board = race.boards[message.seat]
-        card = engine.Card.parse(message.card)
-        try:
-            board.play(card)
-        except engine.EngineError:
-            return False
-        if board.count != message.count:
-            return False
-        race.record_play(message.seat, message.count, message.t_ms)
-        if message.seat == race.seat and card in race.sent:
-            race.sent.remove(card)
-        return True
-
     def _end_if_solo_final(self, now: float) -> None:
         race = self.race
         if race is None or race.other is not None or race.statuses[0] in RACING:
@@ -376,14 +396,3 @@ class ClientState:
         last = race.reached[0].get(count) if race.reached else None
         race.over = Outcome("solo", None, race.statuses[0], (count,), (last,))
         race.stop(now)
-
-    def _opponent(self, message: OpponentAway | OpponentBack | RematchOffered, now: float) -> None:
-        race = self.race
-        if race is None or race.game_id != message.game_id:
-            return
-        if isinstance(message, OpponentAway):
-            race.away_until = now + message.grace_s
-        elif isinstance(message, OpponentBack):
-            race.away_until = None
-        else:
-            race.rematch_offered = True

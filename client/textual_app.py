@@ -20,9 +20,7 @@ from protocol import (
     BotRequest,
     Cancel,
     CreateRoom,
-    GameOver,
-    GameStart,
-    GameState,
+    Error,
     JoinRoom,
     LobbyRequest,
     LobbySnapshot,
@@ -34,15 +32,18 @@ from protocol import (
 
 from .api_client import ApiClient, ApiError
 from .bests import Best, BestStore, practice_key
+from .failures import address
 from .keys import Refusal, resolve_key, resolve_prompt
-from .lookups import ProfileQuery, answer
+from .lookups import answer, queries_after
 from .net import LinkChanged, NameRefused, ServerConnection, ServerEvent
 from .practice import Dealt, Practice
 from .render import player_names
 from .screens import BrowseScreen, LobbyScreen, NameScreen, RaceScreen, ReplayScreen, StateScreen
+from .screens.standing import BannedScreen, RatedRefusedScreen
 from .state import ClientState, outcome_words
 from .terminal import TerminalWatch
 from .tokens import TokenStore
+from .words import ANSWERED_BY_ID
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -158,7 +159,10 @@ class FlowerGardenApp(App[int]):
         if self.state.apply(message, self.clock()) and self.backend is not None:
             self.backend.resync()
         self._practice_best()
-        self._look_up_ratings(message)
+        for query in queries_after(self.state, message):
+            self.fetch(query)
+        if isinstance(message, Error):
+            self._offer_unrated()
         if isinstance(message, LobbySnapshot) and self._start is not None:
             # After the snapshot, so that a resumed race (game_state comes first) wins.
             start, self._start = self._start, None
@@ -179,16 +183,19 @@ class FlowerGardenApp(App[int]):
                 self.send(start)
         self.sync()
 
-    def _look_up_ratings(self, message: object) -> None:
-        """Who is provisional: the profiles of a rated race's players, one's own after it."""
-        race = self.state.race
-        if isinstance(message, GameStart | GameState) and race is not None:
-            if any(rating is not None for rating in message.ratings):
-                for name, bot in zip(race.players, race.bots or [False] * 2, strict=False):
-                    if not bot:
-                        self.fetch(ProfileQuery(name))
-        elif isinstance(message, GameOver) and message.ratings is not None and self.state.name:
-            self.fetch(ProfileQuery(self.state.name))
+    def _offer_unrated(self) -> None:
+        """A rated seek or room was refused (``not_allowed``): say why, offer it unrated."""
+        offer = self.state.offer
+        if offer is None or isinstance(self.screen, RatedRefusedScreen):
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.state.offer is offer:
+                self.state.note("")
+                self.send(offer)
+            self.sync()
+
+        self.push_screen(RatedRefusedScreen(self.state.notice, offer), answered)
 
     def _on_welcome(self) -> None:
         waiting = self.state.waiting
@@ -309,7 +316,13 @@ class FlowerGardenApp(App[int]):
         self.sync()
 
     def send(self, message: ClientMessage) -> bool:
-        """Send through the backend; a line that is down is said so at once."""
+        """Send through the backend; a line that is down is said so at once.
+
+        A request of :data:`~client.words.ANSWERED_BY_ID` goes with its type as its ``id``,
+        so that an error is read by what it answers.
+        """
+        if message.type in ANSWERED_BY_ID and message.id is None:
+            message = message.model_copy(update={"id": message.type})
         if self.backend is None or not self.backend.send(message):
             self.state.note("not connected: nothing was sent", error=True)
             return False
@@ -320,6 +333,12 @@ class FlowerGardenApp(App[int]):
 
     def sync(self) -> None:
         """Put the screen that fits the state on top, and have every screen draw it."""
+        if self.state.link == "banned":
+            if not any(isinstance(screen, BannedScreen) for screen in self.screen_stack):
+                where = address(self.options.server)
+                self.push_screen(BannedScreen(self.state, self.clock, where))
+            self._redraw()
+            return
         racing = self.state.race is not None
         on_race = any(isinstance(screen, RaceScreen) for screen in self.screen_stack)
         if racing and not on_race:
@@ -332,6 +351,9 @@ class FlowerGardenApp(App[int]):
         elif racing and self.state.race is not None and self.state.race.over is None:
             while isinstance(self.screen_stack[-1], BrowseScreen | ReplayScreen):
                 self.pop_screen()  # a rematch began while looking at a profile
+        self._redraw()
+
+    def _redraw(self) -> None:
         now = self.clock()
         for screen in self.screen_stack:
             if isinstance(screen, StateScreen):

@@ -1,4 +1,6 @@
-"""The client's words: how a race ended, the server's errors, and the keys each screen has."""
+"""The client's words: how a race ended, the server's errors, fair play and the operator's
+hand (a report, a ban, a rated race refused, a race left unrated), and the keys each screen
+has."""
 
 from __future__ import annotations
 
@@ -14,18 +16,29 @@ if TYPE_CHECKING:
     from .state import Outcome
 
 __all__ = [
+    "ANSWERED_BY_ID",
+    "BANNED_LINK",
+    "BANNED_TITLE",
     "KEY_WORDS",
     "LOBBY_HELP",
+    "NAME_TAKEN",
     "NO_BEST",
     "PRACTICE",
     "QUESTIONS",
     "REMATCH_ID",
+    "REPORT_ASK",
+    "REPORT_ID",
+    "REPORT_WORDS",
     "TO_BEAT",
+    "UNRATED_WORDS",
+    "banned_words",
     "count_words",
     "error_words",
     "key_help",
     "key_hints",
     "margin_words",
+    "not_allowed_words",
+    "offer_words",
     "outcome_words",
     "times_words",
 ]
@@ -34,6 +47,13 @@ REMATCH_ID = "rematch"
 """The ``id`` this client puts on ``rematch``. The server copies it into the answer, so an
 error that carries it answers the rematch (``game_not_found``: the offer lapsed): the
 client tells the cases apart by code and id, never by the English of ``message``."""
+REPORT_ID = "report"
+"""The ``id`` on ``report``: its ``not_allowed`` (a second report) and ``rate_limited`` (too
+many a day) are the report's, said on the result, not the lobby's or the rate limit's."""
+ANSWERED_BY_ID = frozenset({"seek", "create_room", "join_room", REMATCH_ID, REPORT_ID})
+"""The requests that carry their own type as ``id`` (the app puts it on): an error that
+answers one of them is read by what it answers (``not_allowed`` to a rated seek is the
+player's own standing, to a rated room's join maybe the host's)."""
 
 
 def outcome_words(
@@ -183,10 +203,81 @@ _ERROR_WORDS: dict[ErrorCode, str] = {
 }
 
 
-def error_words(error: Error) -> str:
+def error_words(error: Error, *, bot: bool = False) -> str:
+    """An error in words, by its code and the request it answers (its ``id``); ``bot``:
+    this player is a bot (``welcome.bot``), which is why a rated race is refused."""
     if error.code == "game_not_found" and error.id == REMATCH_ID:
         return "the rematch offer has lapsed"
+    if error.code == "not_allowed":
+        return not_allowed_words(error.id, bot=bot, message=error.message)
     return f"{_ERROR_WORDS.get(error.code, error.code)}: {error.message}"
+
+
+# -- fair play and the operator's hand -------------------------------------------------
+
+NAME_TAKEN = "someone has this name; names ignore case (Ann and ann are one): choose another"
+"""``name_taken``: a new player's name is another player's, written in any case."""
+
+BANNED_LINK = "this player is banned from this server"
+"""Beside the link state once the server said ``banned`` or closed with 4001."""
+BANNED_TITLE = "This account is barred from this server"
+
+
+def banned_words(name: str, where: str) -> str:
+    """The banned screen under its title: who, where, and that the client stays away."""
+    who = name or "this player"
+    return (
+        f"The operator of {where} banned {who}: the account may not race there.\n"
+        "This client does not connect again by itself."
+    )
+
+
+UNRATED_WORDS: dict[str, str] = {
+    "no_play": "not rated: a player made no play",
+    "fair_play": "not rated: timing no hand could make (the server's operator will look at it)",
+}
+"""``game_over.unrated``, said where a rated race's rating change would be."""
+
+REPORT_ASK = (
+    "Report this race to the server's operator. Why? (optional, at most {length} characters)\n"
+    "Enter sends · Esc cancels"
+)
+REPORT_WORDS: dict[str, str] = {
+    "sent": "reporting this race…",
+    "done": "reported: thank you; the server's operator will look at this race",
+    "twice": "you have reported this race already",
+    "limit": "you have made as many reports as the server takes in a day: try again tomorrow",
+    "gone": "the server has no record of this race to report",
+}
+"""What the result says of a report, by :attr:`~client.race_view.RaceView.report`."""
+
+_BARRED = (
+    "you are barred from rated races on this server: too many of your races had timing"
+    " no hand could make; unrated races are open to you"
+)
+_BOT = "this player is a bot, and a bot's races are never rated: race unrated"
+
+
+def not_allowed_words(answers: object, *, bot: bool, message: str) -> str:
+    """``not_allowed``, by the request it ``answers`` (its id). A rated seek or room is
+    refused for the player's own standing, which the client knows (a bot: ``welcome.bot``;
+    else barred for flagged races); a room's join or a rematch may be refused for either
+    player or their one address, so the server's words say which."""
+    if answers in ("seek", "create_room", "join_room", REMATCH_ID) and bot:
+        return _BOT
+    if answers in ("seek", "create_room"):
+        return _BARRED
+    if answers in ("join_room", REMATCH_ID):
+        return (
+            "this race cannot be rated: one of you is barred from rated races or is a bot,"
+            f" or you both connect from one address (the server says: {message})"
+        )
+    return f"not allowed: {message}"
+
+
+def offer_words(kind: str) -> str:
+    """The lobby's offer after a refused rated ``seek`` or ``create_room``: the same, unrated."""
+    return "u  seek the same rules unrated" if kind == "seek" else "u  open the room unrated"
 
 
 KEY_WORDS: dict[str, tuple[str, str, str]] = {
@@ -199,6 +290,10 @@ KEY_WORDS: dict[str, tuple[str, str, str]] = {
     "new_deal": ("r", "new deal", "deal the next layout"),
     "rematch": ("r", "rematch", "ask for a rematch (the race starts when both ask)"),
     "profile": ("o", "their profile", "your opponent's profile"),
+    "report": ("!", "report", "report this race to the server's operator (asks why)"),
+    "daily_again": ("r", "again", "race the daily deal again (practice: the first race counts)"),
+    "daily_board": ("t", "the day's board", "the daily deal's board: the day's ranked races"),
+    "pause": ("z", "pause", "pause the arena: no race is paired after this one"),
     "lobby": ("Esc", "lobby", "back to the lobby"),
     "quit": ("q", "quit", "quit"),
     "quit_race": ("q", "quit", "quit (asks first: the race goes on without you)"),
@@ -222,6 +317,8 @@ _HELP_TITLES = {
     "racing": "Racing",
     "final": "Your count is final: the race goes on until it is decided",
     "over": "After the race",
+    "daily_over": "After the daily deal",
+    "arena_over": "After an arena race: the next is paired at once",
     "practice_over": "After the deal",
     "watching": "Watching",
 }
@@ -249,6 +346,11 @@ LOBBY_HELP = """\
   Enter  on a seek: seek with the same rules; on a room: join it
   w / Enter  watch the selected race    Esc  stop seeking or the room
   l  leaderboard  p  your profile  o  last opponent's  h  your races
+  u  after a rated seek or room is refused: the same, unrated
+  d  race today's daily deal against the ghost   t  the day's board
+  a  arenas (Enter joins)   z or Esc  pause: no more arena races
+  In an arena a win scores 2, a draw 1; after two wins in a row, wins count
+  double until a race is not won.
   q  quit
 In a race, ? lists the race's keys; in a replay, its keys are at the bottom.
 

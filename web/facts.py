@@ -41,6 +41,7 @@ from protocol import (
     NAME_RULE,
     PROTOCOL_VERSION,
     RACING,
+    REASON_LENGTH,
     BoardStatus,
     BotRequest,
     Rules,
@@ -104,6 +105,7 @@ def _checks() -> list[Fact]:
         ("TIME_LIMIT_S", "protocol.Rules.time_limit_s", _range(rules["time_limit_s"])),
         ("BOT_AFTER_S", "protocol.BotRequest.after_s, seek.bot's", _range(bot["after_s"])),
         ("BOTS", "Each level's bot: core.bots.BOT_NAMES, core.bot_policy.PACES", bots),
+        ("REPORT_REASON_MAX", "protocol.REASON_LENGTH: report.reason's longest", REASON_LENGTH),
     ]
 
 

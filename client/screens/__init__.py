@@ -1,4 +1,5 @@
-"""The screens: the lobby, the race, the modal ones (help, confirm, forms), and those of the
+"""The screens: the lobby, the race, the modal ones (help, confirm, forms), a
+player's standing (banned, a rated race refused, a report), and those of the
 HTTP API: the leaderboard, profiles, race histories and replays."""
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ from .lobby_screen import LobbyScreen
 from .modals import ConfirmScreen, HelpScreen, JoinScreen, NameScreen
 from .race_screen import RaceScreen
 from .replay_screen import ReplayScreen
+from .standing import BannedScreen, RatedRefusedScreen, ReportScreen
 
 __all__ = [
+    "BannedScreen",
     "BotScreen",
     "BrowseScreen",
     "ConfirmScreen",
@@ -23,7 +26,9 @@ __all__ = [
     "NameScreen",
     "ProfileScreen",
     "RaceScreen",
+    "RatedRefusedScreen",
     "ReplayScreen",
+    "ReportScreen",
     "RulesChoice",
     "RulesScreen",
     "StateScreen",

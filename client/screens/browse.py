@@ -34,9 +34,9 @@ if TYPE_CHECKING:
 
     from ..state import ClientState
 
-__all__ = ["BrowseScreen", "HistoryScreen", "LeaderboardScreen", "ProfileScreen"]
+__all__ = ["BROWSE_CSS", "BrowseScreen", "HistoryScreen", "LeaderboardScreen", "ProfileScreen"]
 
-_CSS = """
+BROWSE_CSS = """
 {name} {{ layout: vertical; }}
 {name} #title {{ height: 1; background: $panel; padding: 0 1; text-style: bold; }}
 {name} #size {{ height: auto; padding: 0 1; }}
@@ -93,7 +93,7 @@ class BrowseScreen(StateScreen):
 class LeaderboardScreen(BrowseScreen):
     """The rated players, best first (``GET /api/leaderboard``); Enter shows a profile."""
 
-    DEFAULT_CSS = _CSS.format(name="LeaderboardScreen")
+    DEFAULTBROWSE_CSS = BROWSE_CSS.format(name="LeaderboardScreen")
 
     def body(self) -> ComposeResult:
         yield DataTable(id="board", cursor_type="row", zebra_stripes=True)
@@ -128,7 +128,7 @@ class LeaderboardScreen(BrowseScreen):
 class ProfileScreen(BrowseScreen):
     """One player's profile (``GET /api/players/NAME``); ``h`` lists their races."""
 
-    DEFAULT_CSS = _CSS.format(name="ProfileScreen")
+    DEFAULTBROWSE_CSS = BROWSE_CSS.format(name="ProfileScreen")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("h", "history", "their races")]
 
     def __init__(self, state: ClientState, clock: Callable[[], float], name: str) -> None:
@@ -159,7 +159,7 @@ class ProfileScreen(BrowseScreen):
 class HistoryScreen(BrowseScreen):
     """A player's finished races, newest first, a page at a time; Enter replays one."""
 
-    DEFAULT_CSS = _CSS.format(name="HistoryScreen")
+    DEFAULTBROWSE_CSS = BROWSE_CSS.format(name="HistoryScreen")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("n", "older", "older races")]
 
     def __init__(self, state: ClientState, clock: Callable[[], float], name: str) -> None:

@@ -17,15 +17,17 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Label
 
-from protocol import BotRequest, Cancel, CreateRoom, JoinRoom, Rules, Seek, Watch
+from protocol import BotRequest, Cancel, CreateRoom, Daily, JoinRoom, LeaveArena, Rules, Seek, Watch
 
 from ..apidata import rating_text
+from ..competitions import events_text
 from ..levels import DEFAULT_LEVEL, bot_wait_words
 from ..messages import Command, Notice
 from ..render import player_names, render_code, render_link_reason, render_topbar, rules_words
 from ..words import LOBBY_HELP
 from .base import StateScreen, TextView, refill
 from .browse import HistoryScreen, LeaderboardScreen, ProfileScreen
+from .competitions import ArenasScreen, DailyBoardScreen
 from .forms import BotScreen, RulesChoice, RulesScreen
 from .modals import HelpScreen, JoinScreen
 
@@ -54,6 +56,7 @@ class LobbyScreen(StateScreen):
     #topbar { height: 1; background: $panel; padding: 0 1; }
     #size { height: auto; padding: 0 1; }
     #counts { height: 1; padding: 0 1; }
+    #events { height: auto; max-height: 3; padding: 0 1; }
     #seekbox { height: auto; max-height: 7; border: round $primary-darken-1; }
     #seeks { height: auto; max-height: 5; }
     #tables { height: 1fr; min-height: 6; }
@@ -75,6 +78,11 @@ class LobbyScreen(StateScreen):
         Binding("p", "profile", "your profile", show=False),
         Binding("o", "opponent", "last opponent", show=False),
         Binding("h", "history", "your races", show=False),
+        Binding("u", "unrated", "the same, unrated", show=False),
+        Binding("d", "daily", "daily deal", show=False),
+        Binding("t", "daily_board", "the day's board", show=False),
+        Binding("a", "arenas", "arenas", show=False),
+        Binding("z", "pause", "pause the arena", show=False),
         Binding("escape", "cancel", "cancel"),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
@@ -100,6 +108,7 @@ class LobbyScreen(StateScreen):
         yield TextView(id="topbar")
         yield TextView(id="size")
         yield TextView(id="counts")
+        yield TextView(id="events")
         with Vertical(id="seekbox"):
             yield Label(" Seeking a match (Enter seeks with the same rules)", id="seeks-title")
             yield DataTable(id="seeks", cursor_type="row", zebra_stripes=True)
@@ -125,12 +134,15 @@ class LobbyScreen(StateScreen):
         self.query_one("#topbar", TextView).set(render_topbar(state, now))
         self.show_size()
         lobby = state.lobby
-        counts = Text(f"You are {state.name or '…'}")
+        counts = Text(f"You are {player_names([state.name or '…'], [state.bot])[0]}")
         if state.rating is not None:
             counts.append(f" ({rating_text(state.rating.rating, state.rating.provisional)})")
         if lobby is not None:
             counts.append(f"  ·  {lobby.online} online  ·  {lobby.seeking} seeking a match")
         self.query_one("#counts", TextView).set(counts)
+        events = self.query_one("#events", TextView)
+        events.set(events_text(state, now))
+        events.display = bool(events.shown.plain)
         if lobby is not None and lobby != self._shown:  # a poll that changed nothing keeps all
             self._shown = lobby
             self._fill(lobby)
@@ -240,6 +252,36 @@ class LobbyScreen(StateScreen):
     def action_cancel(self) -> None:
         if self.state.waiting is not None:
             self.post_message(Command(Cancel()))
+        else:
+            self.action_pause()
+
+    def action_pause(self) -> None:
+        """Leave the arena one is in: no race is paired for this player any more."""
+        if self.state.arena is not None and self.state.arena.joined:
+            self.post_message(Command(LeaveArena()))
+
+    def action_daily(self) -> None:
+        """Race today's deal against the ghost of the day's best (a seek or room stops first)."""
+        if self.state.lobby is not None and self.state.lobby.daily is None:
+            self.post_message(Notice("this server has no daily deal", error=True))
+            return
+        if self.state.waiting is not None:
+            self.post_message(Command(Cancel()))
+        self.post_message(Command(Daily()))
+
+    def action_daily_board(self) -> None:
+        self.app.push_screen(DailyBoardScreen(self.state, self.clock))
+
+    def action_arenas(self) -> None:
+        self.app.push_screen(ArenasScreen(self.state, self.clock))
+
+    def action_unrated(self) -> None:
+        """The rated seek or room the server refused (``not_allowed``), unrated."""
+        offer = self.state.offer
+        if offer is None:
+            self.post_message(Notice("no rated race was refused: nothing to ask unrated"))
+        else:
+            self.post_message(Command(offer))
 
     def action_leaderboard(self) -> None:
         self.app.push_screen(LeaderboardScreen(self.state, self.clock))

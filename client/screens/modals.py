@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from textual import events
     from textual.app import ComposeResult
 
-__all__ = ["MODAL_CSS", "ConfirmScreen", "HelpScreen", "JoinScreen", "NameScreen"]
+__all__ = ["MODAL_CSS", "ConfirmScreen", "HelpScreen", "InputScreen", "JoinScreen", "NameScreen"]
 
 MODAL_CSS = """
 {name} {{ align: center middle; }}
@@ -70,7 +70,7 @@ class ConfirmScreen(ModalScreen[bool]):
             self.dismiss(False)
 
 
-class _InputScreen(ModalScreen[str | None]):
+class InputScreen(ModalScreen[str | None]):
     """One line of input; Enter answers it, Esc answers None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
@@ -106,7 +106,7 @@ class _InputScreen(ModalScreen[str | None]):
             self.query_one("#error", Label).update(problem)
 
 
-class NameScreen(_InputScreen):
+class NameScreen(InputScreen):
     """The name to race under, when neither ``--name`` nor a stored token gives one."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="NameScreen")
@@ -121,7 +121,7 @@ class NameScreen(_InputScreen):
         self.app.exit(1)
 
 
-class JoinScreen(_InputScreen):
+class JoinScreen(InputScreen):
     """The code of the room to join."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="JoinScreen")

@@ -13,17 +13,20 @@ from rich.text import Text
 from textual.containers import Horizontal
 from textual.widgets import Input
 
-from protocol import Redeal, Rematch, Resign
+from protocol import Daily, LeaveArena, Redeal, Rematch, Report, Resign
 
+from ..competitions import race_kind_line
 from ..keys import BED_KEYS, BOUQUET_KEYS
 from ..messages import BackToLobby, CardKey, CardTyped, Command, Notice
 from ..render import render_idle, render_link_reason, render_topbar
 from ..result import render_result
-from ..words import KEY_WORDS, QUESTIONS, REMATCH_ID, key_help, key_hints
+from ..words import KEY_WORDS, QUESTIONS, REMATCH_ID, REPORT_ID, key_help, key_hints
 from .base import StateScreen, TextView
 from .boards import BoardView
 from .browse import ProfileScreen
+from .competitions import DailyBoardScreen
 from .modals import ConfirmScreen, HelpScreen
+from .standing import ReportScreen
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -36,24 +39,31 @@ if TYPE_CHECKING:
 __all__ = ["BoardView", "RaceScreen", "race_keys"]
 
 
-def race_keys(race: RaceView | None) -> tuple[str, list[str]]:
+def race_keys(race: RaceView | None, *, arena: bool = False) -> tuple[str, list[str]]:
     """Where the player is (a title of :data:`~client.words.KEY_WORDS`' help) and the keys
-    that work there, by name: the footer, the help and the keys themselves follow it."""
+    that work there, by name: the footer, the help and the keys themselves follow it.
+    ``arena``: the player is still in the race's arena (the pause key works)."""
     if race is None or race.seat is None:
         return "watching", ["lobby", "quit", "help"]
     practice = race.other is None
+    pause = ["pause"] if race.arena_id is not None and arena else []
     if race.over is not None:
         if practice:
             return "practice_over", ["new_deal", "quit", "help"]
-        return "over", ["rematch", "profile", "lobby", "quit", "help"]
+        if race.daily is not None:
+            return "daily_over", ["daily_again", "daily_board", "lobby", "quit", "help"]
+        report = ["report"] if race.reportable else []
+        if race.arena_id is not None:
+            return "arena_over", [*pause, "profile", *report, "lobby", "quit", "help"]
+        return "over", ["rematch", "profile", *report, "lobby", "quit", "help"]
     if not race.can_play:
-        return "final", ["quit_race", "help"]
+        return "final", [*pause, "quit_race", "help"]
     keys = ["beds", "bouquet", "prompt"]
     if race.rules.redeals:
         keys.append("redeal")
     if practice:
         return "practice", [*keys, "give_up", "quit", "help"]
-    return "racing", [*keys, "resign", "quit_race", "help"]
+    return "racing", [*keys, "resign", *pause, "quit_race", "help"]
 
 
 class RaceScreen(StateScreen):
@@ -63,6 +73,7 @@ class RaceScreen(StateScreen):
     RaceScreen { layout: vertical; }
     #topbar { height: 1; background: $panel; padding: 0 1; }
     #size { height: auto; padding: 0 1; }
+    #kind { height: auto; max-height: 2; padding: 0 1; }
     #idle { height: 1; padding: 0 1; }
     #boards { height: auto; }
     #mine { width: 3fr; min-width: 46; }
@@ -79,6 +90,7 @@ class RaceScreen(StateScreen):
     def compose(self) -> ComposeResult:
         yield TextView(id="topbar")
         yield TextView(id="size")
+        yield TextView(id="kind")
         with Horizontal(id="boards"):
             yield BoardView(main=True, id="mine")
             yield BoardView(main=False, id="theirs")
@@ -93,6 +105,9 @@ class RaceScreen(StateScreen):
         race = state.race
         self.query_one("#topbar", TextView).set(render_topbar(state, now))
         self.show_size()
+        kind = self.query_one("#kind", TextView)
+        kind.set(Text() if race is None else race_kind_line(race, now, state.arena, state.name))
+        kind.display = bool(kind.shown.plain)
         idle = self.query_one("#idle", TextView)
         idle.set(render_idle(race, now))
         idle.display = bool(idle.shown.plain)
@@ -103,14 +118,21 @@ class RaceScreen(StateScreen):
         result = self.query_one("#result", TextView)
         result.display = race is not None and race.over is not None
         if race is not None and race.over is not None:
-            result.set(render_result(race))
+            result.set(render_result(race, state.lookups.daily.value, state.arena))
         reason = render_link_reason(state)
         link = self.query_one("#link", TextView)
         link.set(reason)
         link.display = bool(reason.plain)
         style = "bold red" if state.notice_is_error else ""
         self.query_one("#notice", TextView).set(Text(state.notice, style=style))
-        self.query_one("#keys", TextView).set(Text(key_hints(race_keys(race)[1])))
+        self.query_one("#keys", TextView).set(Text(key_hints(self.keys(race)[1])))
+
+    def keys(self, race: RaceView | None) -> tuple[str, list[str]]:
+        """:func:`race_keys` here: whether the player is still in the race's arena."""
+        arena = self.state.arena
+        if arena is None or race is None or not arena.joined:
+            return race_keys(race)
+        return race_keys(race, arena=arena.arena.arena_id == race.arena_id)
 
     # -- keys ------------------------------------------------------------------
 
@@ -141,7 +163,7 @@ class RaceScreen(StateScreen):
         return True
 
     def _command_key(self, key: str, race: RaceView) -> bool:
-        where, keys = race_keys(race)
+        where, keys = self.keys(race)
         actions: dict[str, Callable[[], object]] = {
             "prompt": self._open_prompt,
             "help": lambda: self.app.push_screen(HelpScreen(key_help(where, keys))),
@@ -151,6 +173,10 @@ class RaceScreen(StateScreen):
             "resign": lambda: self._resign(QUESTIONS["resign"]),
             "give_up": lambda: self._resign(QUESTIONS["give_up"]),
             "profile": lambda: self._opponent(race),
+            "report": lambda: self._report(race),
+            "daily_again": lambda: self.post_message(Command(Daily())),
+            "daily_board": lambda: self.app.push_screen(DailyBoardScreen(self.state, self.clock)),
+            "pause": lambda: self.post_message(Command(LeaveArena())),
             "quit": lambda: self.app.exit(0),
             "quit_race": self._quit,
         }
@@ -165,6 +191,17 @@ class RaceScreen(StateScreen):
         assert race.other is not None
         name = race.players[race.other]
         self.app.push_screen(ProfileScreen(self.state, self.clock, name))
+
+    def _report(self, race: RaceView) -> None:
+        """Ask why (optional), then report the race; the result says how it went."""
+        game_id = race.game_id
+
+        def reason(text: str | None) -> None:
+            if text is not None:
+                report = Report(game_id=game_id, reason=text or None, id=REPORT_ID)
+                self.post_message(Command(report))
+
+        self.app.push_screen(ReportScreen(), reason)
 
     def _redeal(self, race: RaceView) -> None:
         if race.board.redeals_left and not race.board.has_play():

@@ -229,8 +229,14 @@ def test_a_close_that_says_stay_away_stops_the_client(code):
     ended = closed(code, URL)
     assert not ended.retry
     replaced = code == CloseCode.REPLACED
-    assert ended.link == ("replaced" if replaced else "failed")
+    assert ended.link == ("replaced" if replaced else "banned")
     assert ("signed in elsewhere" if replaced else "banned") in ended.words
+
+
+def test_a_banned_hello_stops_the_client_as_the_close_does():
+    refused = hello_refused("banned", "whatever the server says", returning=True)
+    assert refused == closed(CloseCode.BANNED, URL)
+    assert not refused.retry and refused.link == "banned"
 
 
 @pytest.mark.parametrize("code", [None, 1000, 1001, 1006, 1008, 1011, 1012])

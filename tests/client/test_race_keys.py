@@ -54,6 +54,9 @@ def test_after_the_race_and_when_the_count_is_final():
     state.apply(StatusChanged(game_id="g1", seat=0, status="stalled", count=0, seq=1), 2.0)
     assert keys_of(state) == ("final", ["quit_race", "help"])
     state.apply(game_over(1, "most_cards", [0, 0], seq=2), 3.0)
+    assert keys_of(state) == ("over", ["rematch", "profile", "report", "lobby", "quit", "help"])
+    assert state.race is not None
+    state.race.report = "done"  # reported: once a race
     assert keys_of(state) == ("over", ["rematch", "profile", "lobby", "quit", "help"])
 
 

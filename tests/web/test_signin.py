@@ -22,7 +22,7 @@ def test_a_bad_or_taken_name_is_said_so(web, new_page) -> None:
     expect(bob.locator("#link")).to_have_attribute("data-link", "offline")  # not even asked
     bob.get_by_role("textbox", name="Name").fill(taken.upper())
     bob.get_by_role("button", name="Play", exact=True).click()
-    expect(error).to_contain_text("taken")
+    expect(error).to_have_text("someone has this name; names ignore case")
     expect(bob.get_by_role("textbox", name="Name")).to_be_focused()
     sign_in(bob)  # another name is welcomed
 

@@ -21,19 +21,19 @@ RANKS = "A23456789TJQK"
 
 
 @contextmanager
-def wire_player(url: str, name: str | None = None) -> Iterator[WirePlayer]:
-    """A player who has said hello, for the ``with`` block."""
+def wire_player(url: str, name: str | None = None, **hello: Any) -> Iterator[WirePlayer]:
+    """A player who has said hello (with ``hello``'s fields too), for the ``with`` block."""
     # max_queue=None: a player may leave messages unread, and a full queue would keep
     # the close frame from being read.
     with connect(url, open_timeout=TIMEOUT, max_queue=None) as ws:
-        yield WirePlayer(ws, name)
+        yield WirePlayer(ws, name, **hello)
 
 
 class WirePlayer:
-    def __init__(self, ws: ClientConnection, name: str | None = None) -> None:
+    def __init__(self, ws: ClientConnection, name: str | None = None, **hello: Any) -> None:
         self.ws = ws
         self.name = name or fresh_name("r")
-        self.send(type="hello", name=self.name)
+        self.send(type="hello", name=self.name, **hello)
         self.welcome = self.recv("welcome")
 
     def send(self, **message: Any) -> None:

@@ -4,11 +4,12 @@
 
 import { botLevel, readBotAfter } from "./bot_form.js";
 import { parseLenient } from "./cards.js";
+import { REPORT_REASON_MAX } from "./facts.js";
 import { byId } from "./dom.js";
 import { resolveKey } from "./keys.js";
 import { clearHash, route } from "./routes.js";
 import { readRules, writeRules } from "./rules_form.js";
-import { REMATCH_ID } from "./words.js";
+import { REMATCH_ID, REPORT_ID } from "./words.js";
 
 /** A seek, with `bot` when one is wanted. */
 const seekWith = (rules, bot) => (bot ? { type: "seek", rules, bot } : { type: "seek", rules });
@@ -25,6 +26,12 @@ export class Actions {
         this.send(seekWith(rules, readBotAfter()));
       },
       onJoinCode: (code) => this.send({ type: "join_room", code }),
+      onJoinArena: (arenaId) => this.send({ type: "join_arena", arena_id: arenaId }),
+      onPauseArena: () => this.send({ type: "leave_arena" }),
+      onCloseArena: () => {
+        this.state.arena = null;
+        this.app.render();
+      },
     };
     this.raceKeys = {
       key: (key) => this.key(key),
@@ -58,6 +65,7 @@ export class Actions {
     });
     byId("create-room").addEventListener("click", () => this.start("create_room"));
     byId("race-bot").addEventListener("click", () => this.raceBot());
+    byId("daily-race").addEventListener("click", () => this.raceDaily());
     byId("join-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const code = byId("room-code").value.trim().toUpperCase();
@@ -71,6 +79,13 @@ export class Actions {
     byId("confirm-resign").addEventListener("close", () => {
       if (byId("confirm-resign").returnValue === "resign") this.send({ type: "resign" });
       byId("resign").focus();
+    });
+    this.bindReport();
+    byId("race-unrated").addEventListener("click", () => this.raceUnrated());
+    byId("rated-refused-close").addEventListener("click", () => {
+      this.state.ratedRefused = null;
+      this.app.render();
+      byId("quick-match").focus();
     });
     byId("card-prompt").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -100,6 +115,62 @@ export class Actions {
     if (this.state.waiting?.kind === "room") return this.note("close your room first to race a bot");
     if (this.state.waiting?.kind === "seeking") this.app.send({ type: "cancel" });
     this.send(seekWith(rules, { after_s: 0, level: botLevel() }));
+  }
+
+  /** A rated seek or room was refused (not_allowed): the same, unrated, and the form
+   * says unrated from now on. */
+  raceUnrated() {
+    const refused = this.state.ratedRefused;
+    if (!refused) return;
+    this.state.ratedRefused = null;
+    const rules = { ...refused.rules, rated: false };
+    writeRules(rules);
+    if (refused.kind === "create_room") this.send({ type: "create_room", rules, public: refused.public });
+    else this.send(seekWith(rules, readBotAfter()));
+    byId("quick-match").focus();
+  }
+
+  // -- the result ---------------------------------------------------------------
+
+  bindReport() {
+    byId("report-reason").maxLength = REPORT_REASON_MAX;
+    byId("report-open").addEventListener("click", () => {
+      const race = this.state.race;
+      if (!race?.over) return;
+      race.report = { state: "writing", words: "" };
+      this.app.render();
+      byId("report-reason").focus();
+    });
+    byId("report-cancel").addEventListener("click", () => {
+      if (this.state.race) this.state.race.report = null;
+      this.app.render();
+      byId("report-open").focus();
+    });
+    byId("report-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.report(byId("report-reason").value.trim());
+    });
+  }
+
+  /** Report the race on screen to the server's operator, once; its answer shows beside it. */
+  report(reason) {
+    const race = this.state.race;
+    if (!race?.over || race.report?.state !== "writing") return;
+    const message = { type: "report", game_id: race.gameId, id: REPORT_ID };
+    if (reason) message.reason = reason;
+    if (!this.app.send(message)) return this.app.render();
+    race.report = { state: "sending", words: "" };
+    byId("report-reason").value = "";
+    this.app.render();
+    byId("report-state").focus(); // the form is gone: the keyboard goes on from its answer
+  }
+
+  /** Today's daily deal at once, against the ghost (or the bot before anyone cleared it);
+   * a quick match already waiting is given up for it, as for a bot. */
+  raceDaily() {
+    if (this.state.waiting?.kind === "room") return this.note("close your room first to race the daily deal");
+    if (this.state.waiting?.kind === "seeking") this.app.send({ type: "cancel" });
+    this.send({ type: "daily" });
   }
 
   async copy(link) {

@@ -58,4 +58,17 @@ export class Api {
   race(gameId) {
     return this.get(`/api/races/${encodeURIComponent(gameId)}`);
   }
+
+  /** Today's daily deal: its commit, rules and board (the first 100). */
+  daily() {
+    return this.get("/api/daily");
+  }
+
+  arenas() {
+    return this.get("/api/arenas");
+  }
+
+  arena(arenaId) {
+    return this.get(`/api/arenas/${encodeURIComponent(arenaId)}`);
+  }
 }

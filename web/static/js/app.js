@@ -5,23 +5,27 @@
 import { Actions } from "./actions.js";
 import { Api } from "./api.js";
 import { Connection } from "./connection.js";
+import { DailyData } from "./daily.js";
 import { byId, h, setText, swap } from "./dom.js";
 import { BOT_AFTER_S, ERROR, NAME_MAX, NAME_RULE } from "./facts.js";
 import { raceKey } from "./keyboard.js";
 import { forgetRace, recallRace, rememberRace } from "./memory.js";
 import { nameProblem } from "./names.js";
 import { bindBotForm } from "./bot_form.js";
+import { botLabel } from "./bots.js";
 import { apiBase, clearHash, route, serverUrl } from "./routes.js";
 import { bindRulesForm } from "./rules_form.js";
 import { AppState } from "./state.js";
 import { forgetIdentity, loadIdentity, saveIdentity } from "./tokens.js";
 import { checkDeal } from "./verify.js";
 import { leaderboardView } from "./view_leaderboard.js";
+import { renderArenaPanel, tickArena } from "./view_arena.js";
+import { renderBanned } from "./view_banned.js";
 import { renderLobby, tickLobby } from "./view_lobby.js";
 import { profileView } from "./view_profile.js";
 import { renderRace, tickRace } from "./view_race.js";
 import { replayView } from "./view_replay.js";
-import { ratingText } from "./words.js";
+import { RATED_ID, ratingText } from "./words.js";
 
 const LOBBY_POLL_S = 3;
 
@@ -42,16 +46,20 @@ const app = {
   pageLoads: 0,
   leavePage: null,
   send(message) {
+    // A rated seek or room carries RATED_ID: a not_allowed that answers it is told
+    // apart from any other by its id (and code), never by the server's English.
+    if (message.rules?.rated && ["seek", "create_room"].includes(message.type)) message = { ...message, id: RATED_ID };
     if (!this.connection?.send(message)) {
       state.note("not connected: nothing was sent", { error: true });
       return false;
     }
-    if (message.type === "seek") state.asked(message.bot);
+    if (["seek", "create_room"].includes(message.type)) state.asked(message);
     return true;
   },
   render: () => render(),
 };
 const actions = new Actions(app);
+const daily = new DailyData(api, state, () => render());
 
 // -- the connection ---------------------------------------------------------------
 
@@ -66,6 +74,11 @@ function connect(name) {
     refused: (words, name = "") => {
       state.me = null;
       showSignin(words, name);
+    },
+    banned: (name) => {
+      state.banish(name);
+      render();
+      byId("banned-title").focus();
     },
     identity: (wanted) => loadIdentity(WS_URL, wanted),
     remember: (identity) => saveIdentity(WS_URL, identity),
@@ -88,6 +101,7 @@ function received(message) {
   }
   if (race?.over && race.dealCheck === null && !race.checking) verifyDeal(race);
   lookUpRatings(message);
+  daily.received(message);
   if (message.type === "lobby") startPending();
   if (message.type === "welcome") welcomeFocus();
   if (message.type === "error" && message.code === ERROR.game_not_found && route().action?.type === "watch") clearHash();
@@ -192,6 +206,7 @@ async function verifyDeal(race) {
 // -- screens ----------------------------------------------------------------------
 
 function screen() {
+  if (state.banned !== null) return "banned";
   const where = route();
   if (where.page !== "play") return "page";
   if (state.race) return "race";
@@ -215,8 +230,9 @@ function signinWhy() {
 
 function render() {
   const shown = screen();
-  for (const id of ["signin", "lobby", "race", "page"]) byId(id).hidden = shown !== id;
+  for (const id of ["signin", "lobby", "race", "page", "banned"]) byId(id).hidden = shown !== id;
   renderHeader();
+  if (shown === "banned") renderBanned(state);
   if (shown === "signin") setText(byId("signin-why"), signinWhy());
   if (shown === "lobby") renderLobby(state, actions.lobbyHandlers, now());
   if (shown === "race") {
@@ -224,6 +240,7 @@ function render() {
     focusResult();
   }
   if (shown === "page") renderRaceBanner();
+  renderArenaPanel(state, shown, actions.lobbyHandlers);
 }
 
 function focusResult() {
@@ -236,7 +253,8 @@ function focusResult() {
 
 function renderHeader() {
   const me = state.me;
-  setText(byId("me"), me ? `${me.name}${me.rating ? ` · rating ${ratingText(me.rating)}` : ""}` : "");
+  const shown = me?.bot ? botLabel(me.name) : me?.name;
+  setText(byId("me"), me ? `${shown}${me.rating ? ` · rating ${ratingText(me.rating)}` : ""}` : "");
   const profile = byId("nav-profile");
   profile.hidden = !me;
   if (me) profile.href = `#player=${encodeURIComponent(me.name)}`;
@@ -265,6 +283,7 @@ function tick() {
   const shown = screen();
   if (shown === "race") tickRace(state, t);
   if (shown === "lobby") tickLobby(state, t);
+  tickArena(state);
   if (shown === "lobby" && app.connection?.online && !document.hidden && t - app.lastPoll >= LOBBY_POLL_S) {
     app.lastPoll = t;
     app.send({ type: "lobby" });
@@ -309,6 +328,16 @@ function routed() {
 
 // -- start ------------------------------------------------------------------------
 
+/** Sign in afresh, under another name (the stored ones stay for their names). */
+function changePlayer() {
+  app.connection?.stop();
+  app.connection = null;
+  app.welcomedBefore = false;
+  app.pending = null;
+  Object.assign(state, new AppState());
+  showSignin();
+}
+
 function bind() {
   setText(byId("name-rule"), NAME_RULE);
   byId("name").maxLength = NAME_MAX;
@@ -323,14 +352,8 @@ function bind() {
     if (problem) return;
     connect(name);
   });
-  byId("change-player").addEventListener("click", () => {
-    app.connection?.stop();
-    app.connection = null;
-    app.welcomedBefore = false;
-    app.pending = null;
-    Object.assign(state, new AppState());
-    showSignin();
-  });
+  byId("change-player").addEventListener("click", changePlayer);
+  byId("banned-other").addEventListener("click", changePlayer);
   byId("reconnect").addEventListener("click", () => {
     if (state.link === "replaced") connect(state.me?.name ?? loadIdentity(WS_URL)?.name ?? "");
     else app.connection?.retryNow();

@@ -23,16 +23,23 @@ const CLOSE_WORDS = {
   [CLOSE.SERVICE_RESTART]: "the server is restarting",
 };
 
-/** Why the page stopped after a STAY_AWAY close: the link state and its words. */
+/** Why the page stopped after a STAY_AWAY close: the link state and its words (BANNED
+ * has a screen of its own: the hooks' banned()). */
 const STAYED_AWAY = {
   [CLOSE.REPLACED]: ["replaced", "signed in elsewhere: this page stopped"],
-  [CLOSE.BANNED]: ["failed", "this player is banned from this server"],
+};
+
+/** A refused hello's words for the name field, by code (never by the server's English). */
+const NAME_WORDS = {
+  [ERROR.name_taken]: "someone has this name; names ignore case",
 };
 
 export class Connection {
   /**
    * ``hooks``: message(msg), link(link, {reason, attempt, retryAt}), refused(words, name),
-   * identity(name) → {name, token} | null, remember({name, token}), forget(name).
+   * banned(name), identity(name) → {name, token} | null, remember({name, token}), forget(name).
+   * After refused() and banned() the page is not connected, nor trying to be: the link
+   * is "offline" (a header that went on saying "connecting…" would not be true).
    */
   constructor(url, hooks) {
     this.url = url;
@@ -147,9 +154,14 @@ export class Connection {
       return;
     }
     this.stop();
-    if (!returning && [ERROR.bad_name, ERROR.name_taken].includes(error.code)) {
-      this.hooks.refused(error.message, "");
+    if (error.code === ERROR.banned) {
+      this.hooks.link("offline");
+      this.hooks.banned(this.name);
+    } else if (!returning && [ERROR.bad_name, ERROR.name_taken].includes(error.code)) {
+      this.hooks.link("offline");
+      this.hooks.refused(NAME_WORDS[error.code] ?? error.message, "");
     } else if (!returning && error.code === ERROR.unavailable) {
+      this.hooks.link("offline");
       this.hooks.refused("the server cannot register new players right now; try again in a moment", this.name);
     } else if (error.code === ERROR.rate_limited) {
       this.hooks.link("failed", { reason: "the server turns away new players from this address for now: try again later" });
@@ -167,6 +179,11 @@ export class Connection {
     if (this.stopped) return;
     if (STAY_AWAY.includes(event.code)) {
       this.stopped = true;
+      if (event.code === CLOSE.BANNED) {
+        this.hooks.link("offline");
+        this.hooks.banned(this.name);
+        return;
+      }
       const [link, reason] = STAYED_AWAY[event.code] ?? ["failed", `the server closed the connection for good (${event.code})`];
       this.hooks.link(link, { reason });
       return;

@@ -34,6 +34,9 @@ export const BOTS = Object.freeze([
   {"level": 5, "name": "BOT-Swift", "seconds": 0.3},
 ]);
 
+/** protocol.REASON_LENGTH: report.reason's longest. */
+export const REPORT_REASON_MAX = 200;
+
 /** engine.RANKS: a card's first character. */
 export const RANKS = "A23456789TJQK";
 

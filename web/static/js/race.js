@@ -35,6 +35,11 @@ export class Race {
     this.rematchOffered = false;
     this.rematchAsked = false;
     this.resyncing = false;
+    /** This page's report of the race: null, or {state: writing, sending, done or refused, words}. */
+    this.report = same ? previous.report : null;
+    // What kind of race: game_start says it (game_state does not, so a resumed race keeps it).
+    const kind = message.type === "game_start" ? message : (kept?.kind ?? {});
+    this.kind = { daily: kind.daily ?? null, ghost: kind.ghost ?? null, arena_id: kind.arena_id ?? null };
     if (message.type === "game_start") {
       this.dealt = message.boards;
       this.startedAt = now;

@@ -10,7 +10,7 @@
 
 import { ERROR } from "./facts.js";
 import { Race } from "./race.js";
-import { errorWords } from "./words.js";
+import { errorWords, RATED_ID, REPORT_ID } from "./words.js";
 
 export class AppState {
   constructor() {
@@ -23,10 +23,15 @@ export class AppState {
     this.lobby = null;
     this.waiting = null; // {kind: "seeking" | "room", rules, code, bot, botAt}
     this.askedBot = null; // the last seek's `bot`: "seeking" does not echo it
+    this.askedRated = null; // the last rated seek or room asked for: {kind, rules, public}
     this.race = null;
     this.resuming = null;
     this.notice = "";
     this.noticeError = false;
+    this.banned = null; // {name}: the server banned this player; the page stays away
+    this.ratedRefused = null; // {kind, rules, words}: a rated seek or room was not_allowed
+    this.daily = { today: null, streak: null }; // GET /api/daily, and one's daily_streak
+    this.arena = null; // the last `arena` message of the arena this player joined
   }
 
   note(text, { error = false } = {}) {
@@ -36,6 +41,12 @@ export class AppState {
 
   setLink(link, { reason = "", attempt = 0, retryAt = null } = {}) {
     Object.assign(this, { link, attempt, retryAt, linkReason: link === "online" ? "" : reason });
+  }
+
+  /** The server banned ``name`` (a refused hello, or close 4001): nothing else shows. */
+  banish(name) {
+    Object.assign(this, { banned: { name }, me: null, race: null, waiting: null, resuming: null });
+    this.note("");
   }
 
   leaveRace() {
@@ -56,7 +67,7 @@ export class AppState {
         this.newRace(message, now, remembered);
         break;
       case "welcome":
-        this.me = { name: message.name, playerId: message.player_id, rating: message.rating ?? null };
+        this.me = { name: message.name, playerId: message.player_id, rating: message.rating ?? null, bot: Boolean(message.bot) };
         this.limits = message.limits ?? null;
         this.waitForResume();
         break;
@@ -78,6 +89,12 @@ export class AppState {
       case "rematch_offered":
         this.opponent(message, now);
         break;
+      case "arena":
+        this.arena = message.joined ? message : null;
+        break;
+      case "reported":
+        if (this.race?.gameId === message.game_id) this.race.report = { state: "done", words: "" };
+        break;
       case "error":
         this.error(message);
         break;
@@ -87,9 +104,20 @@ export class AppState {
     return false;
   }
 
-  /** A seek was sent: its `bot` (or null), for the countdown once "seeking" comes. */
-  asked(bot) {
-    this.askedBot = bot ?? null;
+  /** A seek or a room was asked for: its `bot` (or null), for the countdown once
+   * "seeking" comes; a rated one's kind and rules, to offer them unrated if refused. */
+  asked(message) {
+    if (message.type === "seek") this.askedBot = message.bot ?? null;
+    if (message.rules?.rated) {
+      this.askedRated = { kind: message.type, rules: message.rules, public: message.public ?? false };
+      this.ratedRefused = null;
+    }
+  }
+
+  /** The server's answer to this page's report of the race on screen, a refusal. */
+  reportRefused(message) {
+    if (this.race === null) return;
+    this.race.report = { state: "refused", words: errorWords(message) };
   }
 
   seeking(message, now) {
@@ -168,6 +196,12 @@ export class AppState {
   }
 
   error(message) {
+    if (message.id === REPORT_ID) return this.reportRefused(message);
+    if (message.id === RATED_ID && message.code === ERROR.not_allowed) {
+      this.ratedRefused = { ...this.askedRated, words: message.message };
+      this.note("");
+      return;
+    }
     this.note(errorWords(message), { error: true });
     const race = this.race;
     if (race === null) return;

@@ -5,6 +5,8 @@
 
 import { botWaitWords } from "./bots.js";
 import { byId, h, setText, swap } from "./dom.js";
+import { arenasList } from "./view_arena.js";
+import { renderDaily } from "./view_daily.js";
 import { playerNames, rulesWords } from "./words.js";
 
 /** "Public rooms", or "Public rooms: 100 of 340" when the server listed only part. */
@@ -45,7 +47,8 @@ function list(title, items, empty) {
     items.length ? h("ul", {}, items) : h("p", { class: "hint" }, empty));
 }
 
-function listsView(lobby, { onSeekSame, onJoinCode }) {
+function listsView(lobby, state, handlers) {
+  const { onSeekSame, onJoinCode } = handlers;
   if (lobby === null) return [h("p", { class: "hint" }, "Asking the server who is here…")];
   const seeks = lobby.seeks.map((seek) => {
     const words = rulesWords(seek.rules);
@@ -68,6 +71,7 @@ function listsView(lobby, { onSeekSame, onJoinCode }) {
     list("Seeking a match", seeks, "Nobody is seeking a match right now."),
     list(capped("Public rooms", lobby.rooms.length, lobby.rooms_total), rooms, "No public rooms are open."),
     list(capped("Live races", lobby.games.length, lobby.games_total), games, "No races are on."),
+    lobby.arenas ? arenasList(lobby, state, handlers) : null,
   ];
 }
 
@@ -79,7 +83,11 @@ export function renderLobby(state, handlers, now) {
   byId("quick-match").disabled = waiting;
   byId("create-room").disabled = waiting;
   byId("race-bot").disabled = state.waiting?.kind === "room"; // a seek is given up for the bot
-  swap(byId("lobby-lists"), listsView(lobby, handlers));
+  swap(byId("lobby-lists"), listsView(lobby, state, handlers));
+  renderDaily(state);
+  const refused = state.ratedRefused;
+  byId("rated-refused").hidden = refused === null;
+  setText(byId("rated-refused-why"), refused?.words ?? "");
   const notice = byId("lobby-notice");
   setText(notice, state.notice);
   notice.classList.toggle("error", state.noticeError);

@@ -4,6 +4,7 @@
 import { h } from "./dom.js";
 import { secondsText } from "./timing.js";
 import { botLabel, botWords } from "./bots.js";
+import { BOTS } from "./facts.js";
 import { ratingText, rulesWords } from "./words.js";
 
 const REASONS = {
@@ -11,6 +12,13 @@ const REASONS = {
   equal_cards: "equal counts", first_to_count: "first to the count", time: "the clock ran out",
   aborted: "aborted",
 };
+
+/** Who plays a bot: the server (one of its levels) or a program for an account (a declared bot). */
+function botNote(name) {
+  const server = BOTS.some((bot) => bot.name === name);
+  const who = server ? "the server plays it" : "a program plays for this player";
+  return `${botWords(name)}: ${who}; its races are never rated`;
+}
 
 /** A history row from the viewed player's side: their result, their count and time first. */
 function raceItem(race, name) {
@@ -60,7 +68,7 @@ export async function profileView(api, name) {
   });
   return [
     h("h2", { id: "page-title", tabindex: "-1" }, player.bot ? botLabel(player.name) : player.name),
-    player.bot ? h("p", { class: "bot-note" }, `${botWords(player.name)}: the server plays it; its races are never rated`) : null,
+    player.bot ? h("p", { class: "bot-note" }, botNote(player.name)) : null,
     h("dl", { class: "facts" }, facts.flatMap(([term, value]) => [h("dt", {}, term), h("dd", {}, value)])),
     h("h3", {}, "Races"),
     first.races.length ? items : h("p", { class: "hint" }, "No finished races yet."),

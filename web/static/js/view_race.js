@@ -4,9 +4,10 @@
 // when a message changes the state.
 
 import { boardView } from "./view_board.js";
+import { ghostWords } from "./view_daily.js";
 import { byId, h, setText, swap } from "./dom.js";
 import { morph } from "./morph.js";
-import { outcomeOf, resultView } from "./view_result.js";
+import { outcomeOf, renderReport, resultView } from "./view_result.js";
 import { clockText, IDLE_WARNING, stopwatchText } from "./timing.js";
 import { idleLeftWords, isRacing, playerNames, ratingText, rulesWords, STATUS_WORDS } from "./words.js";
 
@@ -30,6 +31,7 @@ function barView(race) {
   return [
     h("h2", { class: "vs" }, names.join(" vs "), race.watching ? h("span", { class: "watching" }, " (watching)") : null),
     h("p", { class: "rules" }, rulesWords(race.rules, { clock: !liveClock })),
+    race.kind.daily ? h("p", { class: "ghost", id: "ghost-words" }, ghostWords(race)) : null,
     h(
       "p",
       { class: "timers" },
@@ -124,10 +126,11 @@ function renderResult(state) {
   }
   result.dataset.result = over.result;
   result.dataset.outcome = outcomeOf(race);
-  swap(byId("result-text"), resultView(race, { idleS: race.idleS }));
+  swap(byId("result-text"), resultView(race, { idleS: race.idleS, state }));
   const rematch = byId("rematch");
   rematch.hidden = race.watching;
   rematch.disabled = race.rematchAsked;
+  renderReport(race);
 }
 
 /** The parts that change with time alone: stopwatch, clock, idle warning, the opponent's grace. */

@@ -2,8 +2,9 @@
 // count and time with the winner's margin (words.js), the rating change, and the deal's check.
 
 import { botWords } from "./bots.js";
-import { h } from "./dom.js";
-import { outcomeWords, timesWords } from "./words.js";
+import { byId, h, setText } from "./dom.js";
+import { dailyResultView } from "./view_daily.js";
+import { outcomeWords, timesWords, UNRATED_WORDS } from "./words.js";
 
 function ratingWords(race) {
   const ratings = race.over.ratings;
@@ -39,7 +40,15 @@ export function outcomeOf(race) {
   return race.over.winner === race.seat ? "won" : "lost";
 }
 
-export function resultView(race, { idleS }) {
+/** An arena race's points: "arena: ann +2 · bob +0". */
+function arenaWords(race) {
+  const points = race.over.arena?.points;
+  if (!Array.isArray(points)) return null;
+  const parts = race.players.map((name, seat) => `${name} +${points[seat]}`);
+  return h("p", { class: "arena-points" }, `arena: ${parts.join(" · ")}`);
+}
+
+export function resultView(race, { idleS, state }) {
   const [headline, reason] = outcomeWords(race.over, race.seat, race.players, {
     idleS,
     clockS: race.rules.time_limit_s ?? null,
@@ -52,8 +61,33 @@ export function resultView(race, { idleS }) {
     h("p", { class: "times" }, timesWords(race.players, race.over)),
     botRaceWords(race),
     ratingWords(race) ? h("p", { class: "ratings" }, ratingWords(race)) : null,
+    race.over.unrated ? h("p", { class: "unrated", "data-unrated": race.over.unrated },
+      UNRATED_WORDS[race.over.unrated] ?? `not rated (${race.over.unrated})`) : null,
+    arenaWords(race),
+    dailyResultView(race, state),
     dealWords(race.dealCheck),
     race.rematchOffered && opponent ? h("p", { class: "offer" }, `${opponent} wants a rematch!`) : null,
     race.rematchAsked ? h("p", { class: "asked" }, "rematch asked, waiting…") : null,
   ];
+}
+
+/** Whether this page may report the race on screen: a player's, over, against a person. */
+export const reportable = (race) => race.over !== null && !race.watching && !race.bots[race.other];
+
+const REPORT_WORDS = {
+  sending: "sending the report…",
+  done: "Reported: the server's operator will look at this race.",
+};
+
+/** The report's part of the result: the button, the form while it is written, its answer. */
+export function renderReport(race) {
+  const report = race.report ?? null;
+  byId("report").hidden = !reportable(race);
+  byId("report-open").hidden = report !== null;
+  byId("report-form").hidden = report?.state !== "writing";
+  byId("report-send").disabled = report?.state !== "writing";
+  const words = report === null ? "" : report.state === "refused" ? report.words : REPORT_WORDS[report.state] ?? "";
+  const status = byId("report-state");
+  setText(status, words);
+  status.classList.toggle("error", report?.state === "refused");
 }

@@ -137,6 +137,8 @@ const ERROR_WORDS = {
   [ERROR.game_over]: "the race is over",
   [ERROR.not_in_game]: "you are not in a race",
   [ERROR.unavailable]: "the server cannot do that right now (nothing changed); try again in a moment",
+  [ERROR.not_allowed]: "not allowed",
+  [ERROR.banned]: "this player is banned from this server",
 };
 
 /**
@@ -145,6 +147,18 @@ const ERROR_WORDS = {
  * the cases apart by code and id, never by the English of `message` (client/words.py).
  */
 export const REMATCH_ID = "rematch";
+
+/** The `id` on a rated seek or room: a not_allowed with it offers the race unrated. */
+export const RATED_ID = "rated";
+
+/** The `id` on `report`: its errors are shown on the result, beside the report. */
+export const REPORT_ID = "report";
+
+/** Why a race with rated rules changed no rating (game_over.unrated), in words. */
+export const UNRATED_WORDS = {
+  no_play: "not rated: a player made no play",
+  fair_play: "not rated: the timing of the play was flagged for the server's operator to review",
+};
 
 /** An error from the server in words. */
 export function errorWords(error) {
