@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import engine
 
@@ -73,7 +73,9 @@ __all__ = [
     "BotMove",
     "BotPolicy",
     "Pace",
+    "SeatPolicy",
     "effort",
+    "within_idle",
 ]
 
 LEVELS = (1, 2, 3, 4, 5)
@@ -131,6 +133,39 @@ class BotMove:
         return self.card is None
 
 
+class SeatPolicy(Protocol):
+    """What plays a seat for the server: a bot of a level, or a ghost (:mod:`core.ghost`).
+
+    The seat (:meth:`core.seat.Seat.plan_bot`) asks each time its own board
+    has changed, and makes the move after ``delay`` seconds. Besides the board
+    and the limits, a policy is told the race's ``elapsed`` seconds and how many
+    ``moves`` its seat has made: a bot looks only at the board, a ghost follows
+    a recorded line by its times.
+    """
+
+    def next_move(
+        self,
+        board: engine.Board,
+        *,
+        idle_left: float | None,
+        clock_left: float | None,
+        elapsed: float,
+        moves: int,
+    ) -> BotMove | None:
+        """What to do next on ``board`` and after how long; None when there is nothing to do."""
+        ...
+
+
+def within_idle(delay: float, idle_left: float | None) -> float:
+    """``delay``, cut so that the move comes :data:`IDLE_MARGIN` before the idle limit
+    (half the time left, when less than two margins are left): a seat the server plays
+    never times out from idling."""
+    if idle_left is None:
+        return delay
+    latest = idle_left - IDLE_MARGIN if idle_left >= 2 * IDLE_MARGIN else idle_left / 2
+    return min(delay, max(0.0, latest))
+
+
 def effort(place: str, visible: int, playable: int) -> float:
     """The search effort of a card seen at ``place``, among ``visible`` and ``playable`` cards."""
     return PLACE[place] * (visible + 1) / (playable + 1)
@@ -150,13 +185,20 @@ class BotPolicy:
         self._last_bed: int | None = None
 
     def next_move(
-        self, board: engine.Board, *, idle_left: float | None, clock_left: float | None
+        self,
+        board: engine.Board,
+        *,
+        idle_left: float | None,
+        clock_left: float | None,
+        elapsed: float = 0.0,
+        moves: int = 0,
     ) -> BotMove | None:
         """What to do next on ``board`` and after how long; None when there is nothing to do.
 
         ``idle_left``: seconds until the idle limit would time the bot out
         (None: no limit); ``clock_left``: seconds until the race's clock runs
-        out (None: no clock).
+        out (None: no clock). ``elapsed`` and ``moves`` (:class:`SeatPolicy`)
+        do not matter to a bot: it looks only at its board, as a person does.
         """
         status = board.status
         if status is engine.Status.PLAYING:
@@ -167,10 +209,7 @@ class BotPolicy:
             self._last = self._last_bed = None  # a redeal moves every card: no follow-up
         else:
             return None
-        delay = self._think(work)
-        if idle_left is not None:
-            latest = idle_left - IDLE_MARGIN if idle_left >= 2 * IDLE_MARGIN else idle_left / 2
-            delay = min(delay, max(0.0, latest))
+        delay = within_idle(self._think(work), idle_left)
         if clock_left is not None and delay >= clock_left:
             return None
         return BotMove(delay, card, work)

@@ -6,7 +6,9 @@ Each level is one player, kept in the store like anyone (so it has a profile
 and a history), whose id says its level: ``bot1`` to ``bot5``. Human ids are
 ``p`` and hex, and human names may not start with ``BOT-``, so neither can be
 taken for a bot's. A bot may sit in any number of races at once; the lobby
-never holds it as one of its players.
+never holds it as one of its players. The ghost of a daily race
+(:mod:`core.ghost`) is one more such player, :data:`~core.ghost.GHOST_ID`: a
+bot with no level, whose policy is the line its race carries.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import random
 
 from .bot_policy import LEVELS, BotPolicy
+from .ghost import GHOST_ID
 from .identity import BOT_NAME
 
 __all__ = ["BOT_NAMES", "BOT_PREFIX", "NAME_PREFIX", "bot_id", "bot_of", "is_bot", "level_of"]
@@ -32,18 +35,24 @@ def bot_id(level: int) -> str:
 
 def level_of(player_id: str) -> int:
     """The level of the bot with this id; ``ValueError`` for a player who is not one."""
-    if not is_bot(player_id):
-        raise ValueError(f"{player_id!r} is not a bot")
+    if not _has_level(player_id):
+        raise ValueError(f"{player_id!r} is not a bot of a level")
     return int(player_id[len(BOT_PREFIX) :])
 
 
 def is_bot(player_id: str) -> bool:
+    """Whether the server plays this player: a bot of a level, or the ghost."""
+    return _has_level(player_id) or player_id == GHOST_ID
+
+
+def _has_level(player_id: str) -> bool:
     return player_id.startswith(BOT_PREFIX) and player_id[len(BOT_PREFIX) :].isdigit()
 
 
 def bot_of(player_id: str, rng: random.Random | None) -> BotPolicy | None:
-    """The policy for a seat, if a bot sits in it; ``rng`` is seeded per bot from it."""
-    if not is_bot(player_id):
+    """The policy for a seat, if a bot of a level sits in it; ``rng`` is seeded per bot
+    from it. None for anyone else, the ghost included (its line is its race's)."""
+    if not _has_level(player_id):
         return None
     seeded = random.Random((rng or random.SystemRandom()).getrandbits(64))
     return BotPolicy(level_of(player_id), seeded)

@@ -20,6 +20,10 @@ which the glue carries out in order, and each output says all it needs.
 * :class:`Queued` and :class:`RoomListed` say who waits in the quick-match
   queue and which rooms are open, for the workers that share a lobby; one
   process alone skips them.
+* :class:`ArenaChanged` asks the glue to write what changed in an arena (its
+  status, the rows of the players whose score or membership changed), as
+  :class:`RaceEnded` does for a race: the messages after it wait until it is
+  written, so an arena restored from the store is the arena its players saw.
 
 The four made on every play (:class:`Send`, :class:`SendPlayed`,
 :class:`Journaled`, :class:`Wake`) are plain slotted dataclasses, not frozen
@@ -39,11 +43,13 @@ from typing import TYPE_CHECKING
 from protocol import played_frame
 
 if TYPE_CHECKING:
-    from protocol import BoardStatus, ErrorCode, Rules, ServerMessage
+    from protocol import ArenaStatus, BoardStatus, ErrorCode, Rules, ServerMessage
 
+    from .arena_state import Entrant
     from .race_log import Entry, FinishedRace, RaceStart
 
 __all__ = [
+    "ArenaChanged",
     "Audience",
     "Journaled",
     "Output",
@@ -148,6 +154,16 @@ class RoomListed:
     open: bool
 
 
+@dataclass(frozen=True, slots=True)
+class ArenaChanged:
+    """Arena ``arena_id`` is now ``status``, and these ``entrants`` (players who joined it)
+    are as given: write them (one row per arena and player) before what announces them."""
+
+    arena_id: str
+    status: ArenaStatus
+    entrants: tuple[Entrant, ...] = ()
+
+
 class Audience:
     """Who hears a race's events: its players, then its spectators in a stable order.
 
@@ -175,7 +191,17 @@ class Audience:
         self.all = (*self._players, *sorted(self._watchers))
 
 
-Output = Send | SendPlayed | RaceStarted | Journaled | RaceEnded | Wake | Queued | RoomListed
+Output = (
+    Send
+    | SendPlayed
+    | RaceStarted
+    | Journaled
+    | RaceEnded
+    | Wake
+    | Queued
+    | RoomListed
+    | ArenaChanged
+)
 
 
 class Refused(Exception):

@@ -43,6 +43,8 @@ class Identity:
     """A declared bot (``hello.bot``), as of the player's hello: for ever once said."""
     flags: int = 0
     """Races in which their play was flagged, not cleared, as of the player's hello."""
+    last_daily: str | None = None
+    """The last day they raced the daily deal ranked, as of the player's hello."""
 
 
 def hash_token(token: str) -> str:

@@ -7,16 +7,27 @@ several workers are among the newest hundred of each. One lobby core makes a
 listing on its own clock; a worker moves it onto the wall clock
 (:meth:`Listing.shifted`) before it publishes it for the others
 (:mod:`server.cluster.shared`), and a ``lobby`` anywhere merges every worker's
-(:func:`merge`). The totals and the seeks per rule set are sums.
+(:func:`merge`). The totals and the seeks per rule set are sums. The arenas
+are each listed once, as the worker that holds it (the most players) has it;
+the daily deal is the newest day's, with the most players any worker counts.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from protocol import LIST_CAP, GameInfo, LobbySnapshot, RoomInfo, Rules, SeekInfo
+from protocol import (
+    LIST_CAP,
+    ArenaInfo,
+    DailyInfo,
+    GameInfo,
+    LobbySnapshot,
+    RoomInfo,
+    Rules,
+    SeekInfo,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -46,6 +57,10 @@ class Listing:
     games: Sequence[Listed[GameInfo]]
     """Newest first, at most :data:`~protocol.LIST_CAP`."""
     games_total: int
+    arenas: Sequence[ArenaInfo] = field(default_factory=list)
+    """The upcoming and running arenas, soonest first."""
+    daily: DailyInfo | None = None
+    """Today's deal; None before the lobby is told the day."""
 
     def snapshot(self) -> LobbySnapshot:
         """The ``lobby`` reply: seeks most wanted first."""
@@ -58,6 +73,8 @@ class Listing:
             rooms_total=self.rooms_total,
             games=[game.info for game in self.games],
             games_total=self.games_total,
+            arenas=list(self.arenas),
+            daily=self.daily,
         )
 
     def shifted(self, by: float) -> Listing:
@@ -69,6 +86,8 @@ class Listing:
             self.rooms_total,
             [Listed(game.at + by, game.info) for game in self.games],
             self.games_total,
+            self.arenas,
+            self.daily,
         )
 
     def to_json(self) -> str:
@@ -81,6 +100,8 @@ class Listing:
                 "rooms_total": self.rooms_total,
                 "games": [[game.at, game.info.model_dump()] for game in self.games],
                 "games_total": self.games_total,
+                "arenas": [arena.model_dump() for arena in self.arenas],
+                "daily": None if self.daily is None else self.daily.model_dump(),
             }
         )
 
@@ -95,6 +116,8 @@ class Listing:
             rooms_total=int(data["rooms_total"]),
             games=[Listed(float(at), GameInfo.model_validate(info)) for at, info in data["games"]],
             games_total=int(data["games_total"]),
+            arenas=[ArenaInfo.model_validate(arena) for arena in data.get("arenas", [])],
+            daily=None if data.get("daily") is None else DailyInfo.model_validate(data["daily"]),
         )
 
 
@@ -107,6 +130,12 @@ def merge(parts: Iterable[Listing]) -> Listing:
             seeks[rules] = seeks.get(rules, 0) + count
     rooms = sorted((room for part in parts for room in part.rooms), key=lambda r: -r.at)
     games = sorted((game for part in parts for game in part.games), key=lambda g: -g.at)
+    arenas: dict[str, ArenaInfo] = {}
+    for arena in (arena for part in parts for arena in part.arenas):
+        held = arenas.get(arena.arena_id)
+        if held is None or arena.players > held.players:
+            arenas[arena.arena_id] = arena
+    days = [part.daily for part in parts if part.daily is not None]
     return Listing(
         online=sum(part.online for part in parts),
         seeks=seeks,
@@ -114,4 +143,6 @@ def merge(parts: Iterable[Listing]) -> Listing:
         rooms_total=sum(part.rooms_total for part in parts),
         games=games[:LIST_CAP],
         games_total=sum(part.games_total for part in parts),
+        arenas=sorted(arenas.values(), key=lambda arena: arena.starts_at),
+        daily=max(days, key=lambda day: (day.date, day.players), default=None),
     )

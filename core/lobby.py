@@ -13,10 +13,13 @@ the outputs to carry out, and a refused command raises
   itself: a replacement is not a disconnect).
 * :meth:`handle` takes every decoded command after ``hello``: race moves go to
   the player's race, the rest to a desk: quick match (:mod:`core.quick_match`),
-  rooms (:mod:`core.rooms`), rematches (:mod:`core.rematches`).
+  rooms (:mod:`core.rooms`), rematches (:mod:`core.rematches`), the daily deal
+  (:mod:`core.daily`), arenas (:mod:`core.arenas`).
 * :meth:`tick` applies what is due when one of the glue's timers falls: a
   race's deadlines, or a desk's timer; the glue learns when to set each timer
   from :class:`~core.events.Wake` outputs, and asks the lobby nothing back.
+* :meth:`daily_deal`, :meth:`schedule_arena` and :meth:`restore_arena` are
+  the glue's news of the day it is and of the operator's arenas.
 
 The lobby alone starts races (:meth:`start`, which the desks ask for) and
 retires them when they end. A player is at most one of: seeking, hosting an
@@ -27,7 +30,9 @@ next race, so that a ``rematch`` whose offer lapsed is told so
 (``game_not_found``). A race's spectators are kept by the race itself
 (:meth:`Race.watch <core.race.Race.watch>`), so every event it makes names
 them, the one that ends it included. What the lobby holds and answers is its
-base class, :class:`~core.lobby_state.LobbyState`.
+base class, :class:`~core.lobby_state.LobbyState`; what a worker does with races
+it may no longer own, :class:`~core.lobby_handover.LobbyHandover`; the glue's news
+of the day, the arenas and the operator's actions, :class:`~core.lobby_news.LobbyNews`.
 """
 
 from __future__ import annotations
@@ -37,13 +42,16 @@ from typing import TYPE_CHECKING
 import engine
 from protocol import Cancelled, ClientMessage, Rules
 
+from .arenas import ARENA_TIMER, Arenas
 from .bots import is_bot
+from .daily import DailyDesk
 from .events import Output, Refused, Send, Wake
 from .glicko2 import NEW, Glicko
-from .lobby_player import LobbyPlayer
-from .lobby_state import LobbyState
+from .lobby_news import LobbyNews
 from .quick_match import BOT_TIMER, QUEUE, QuickMatch
 from .race import Race, SeatInfo
+from .race_kind import PLAIN
+from .race_views import with_results
 from .rated import RATED_LIMITS, RatedGate, RatedLimits
 from .rematches import Rematches
 from .rooms import ROOM_ALPHABET, ROOM_CODE_LENGTH, Rooms
@@ -53,12 +61,15 @@ if TYPE_CHECKING:
     import random
     from collections.abc import Callable
 
-    from .bot_policy import BotPolicy
+    from .bot_policy import SeatPolicy
+    from .lobby_player import LobbyPlayer
+    from .race_kind import RaceKind
+    from .seeding import Dealers
 
-__all__ = ["BOT_TIMER", "QUEUE", "ROOM_ALPHABET", "ROOM_CODE_LENGTH", "Lobby"]
+__all__ = ["ARENA_TIMER", "BOT_TIMER", "QUEUE", "ROOM_ALPHABET", "ROOM_CODE_LENGTH", "Lobby"]
 
 
-class Lobby(LobbyState):
+class Lobby(LobbyNews):
     """Players, queue, rooms and races of one server."""
 
     def __init__(
@@ -81,7 +92,9 @@ class Lobby(LobbyState):
         self._rated = RatedGate(rated_per_day, rated_limits)
         self._quick_match = QuickMatch(self, rng)
         self._rooms = Rooms(self, rng, wrong_codes_per_hour)
-        self._rematches = Rematches(self, self._quick_match)
+        self._daily = DailyDesk(self, rng)
+        self._arenas = Arenas(self, self._rated.check_player)
+        self._rematches = Rematches(self, self._quick_match, self._daily)
         self._handlers: dict[str, Callable[[LobbyPlayer, ClientMessage, float], list[Output]]] = {
             "lobby": lambda player, _message, _now: [Send((player.id,), self.snapshot())],
             "seek": self._seek,
@@ -93,6 +106,9 @@ class Lobby(LobbyState):
             "resign": self._resign,
             "rematch": lambda player, _message, now: self._rematches.ask(player, now),
             "watch": self._watch,
+            "daily": self._daily_race,
+            "join_arena": self._join_arena,
+            "leave_arena": lambda player, _message, now: self._arenas.leave(player, now),
         }
 
     # -- connections -----------------------------------------------------------
@@ -107,6 +123,7 @@ class Lobby(LobbyState):
         *,
         flags: int = 0,
         bot: bool = False,
+        last_daily: str | None = None,
     ) -> list[Output]:
         """A player is online (new, back, or on a replacing connection) from ``address``.
 
@@ -114,45 +131,21 @@ class Lobby(LobbyState):
         cleared) are the store's, as of this hello: a race records its ratings
         and flags before its ``game_over`` goes out, so the store is never
         behind. ``bot``: a declared bot (``hello.bot``, kept for ever).
+        ``last_daily``: the day they last raced the daily deal, the store's
+        (the later of it and the lobby's own mark counts).
         """
-        player = self._players.setdefault(player_id, LobbyPlayer(player_id, name))
+        player = self.known(player_id, name)
         player.online, player.address, player.rating = True, address, rating
         player.flags, player.bot = flags, bot
+        player.last_daily = max(filter(None, (player.last_daily, last_daily)), default=None)
         if player.race is not None:
             return player.race.come_back(player.race.seat_of(player_id), now)
+        out: list[Output] = []
         if player.missed_over and player.last_race is not None:
             player.missed_over = False
             race = player.last_race
-            return [Send((player_id,), race.state(race.seat_of(player_id), now))]
-        return []
-
-    def clear_flags(self, player_id: str) -> None:
-        """The operator cleared ``player_id``'s flags: they may race rated again.
-
-        Nothing for a player this lobby does not hold: the store's count,
-        cleared too, comes with their next hello.
-        """
-        player = self._players.get(player_id)
-        if player is not None:
-            player.flags = 0
-
-    def update(
-        self,
-        player_id: str,
-        *,
-        name: str | None = None,
-        rating: Glicko | None = None,
-        bot: bool | None = None,
-    ) -> None:
-        """The operator changed a player: renamed them, annulled a race of theirs (their
-        rating as the store now has it), or marked them a bot. Races already started
-        keep what they started with; nothing for a player this lobby does not hold."""
-        player = self._players.get(player_id)
-        if player is None:
-            return
-        player.name = player.name if name is None else name
-        player.rating = player.rating if rating is None else rating
-        player.bot = player.bot if bot is None else bot
+            out.append(Send((player_id,), race.state(race.seat_of(player_id), now)))
+        return [*out, *self._arenas.came_back(player, now)]
 
     def disconnect(self, player_id: str, now: float) -> list[Output]:
         """A player's connection is gone: they leave the queue, their room and what they watch."""
@@ -172,50 +165,15 @@ class Lobby(LobbyState):
         race is over, and the players learn the result when they come back.
         """
         self._races[race.game_id] = race
+        self._arenas.adopt(race)
         for player_id, name in zip(race.player_ids, race.names, strict=True):
             if is_bot(player_id):
                 continue
-            player = self._players.setdefault(player_id, LobbyPlayer(player_id, name))
+            player = self.known(player_id, name)
             player.race, player.last_race, player.finished = race, None, None
+            if race.kind.ranked:  # their first daily race of its day, even before it is kept
+                player.last_daily = max(filter(None, (player.last_daily, race.kind.daily)))
         return self._after_race(race, [*out, Wake(race.game_id, race.next_deadline())])
-
-    def hold(self, now: float) -> list[Output]:
-        """Hold every race here (:meth:`Race.pause <core.race.Race.pause>`): this worker
-        is not sure it still owns them."""
-        return [out for race in self._races.values() for out in race.pause(now)]
-
-    def go_on(self, game_id: str, now: float) -> list[Output]:
-        """Race ``game_id`` is this worker's after all: it goes on from where it was held."""
-        race = self._races.get(game_id)
-        return [] if race is None else race.resume(now)
-
-    def let_go_of(self, game_id: str) -> tuple[str, ...]:
-        """Race ``game_id`` leaves this lobby unended: another worker owns it now.
-
-        Returns who was in it, players and spectators, for the glue to send
-        away (they come back to the race's owner); the race's timer goes. A
-        race that ended here, and whose end the store refused (another worker
-        took it first), goes too: its players forget an end that never was.
-        """
-        race = self._races.pop(game_id, None)
-        if race is None:
-            return self._forget_end(game_id)
-        self._rooms.race_over(race)
-        for player_id in race.player_ids:
-            player = self._players.get(player_id)
-            if player is not None and player.race is race:
-                player.race = player.last_race = None
-        for player_id in race.watchers:
-            self._players[player_id].watching = None
-        return (*race.player_ids, *race.watchers)
-
-    def _forget_end(self, game_id: str) -> tuple[str, ...]:
-        """Who ended race ``game_id`` here last: no rematch of it, no ``game_over`` of it."""
-        players = [player for player in self._players.values() if player.finished == game_id]
-        for player in players:
-            self._rematches.lapse(player)
-            player.last_race, player.finished, player.missed_over = None, None, False
-        return tuple(player.id for player in players)
 
     # -- commands --------------------------------------------------------------
 
@@ -229,6 +187,8 @@ class Lobby(LobbyState):
     def tick(self, key: str, now: float) -> list[Output]:
         """Apply what is due by ``now`` for the timer ``key``: a race's, or a desk's."""
         due = self._quick_match.due(key, now)
+        if due is None and key.startswith(ARENA_TIMER):
+            due = self._arenas.due(key, now)
         if due is not None:
             return due
         race = self._races.get(key)
@@ -253,6 +213,16 @@ class Lobby(LobbyState):
         self._check_free(player)
         room = self._rooms.check_join(player, message, now)
         return [*self._move_on(player), *self._rooms.join(player, room, now)]
+
+    def _daily_race(self, player: LobbyPlayer, message: ClientMessage, now: float) -> list[Output]:
+        assert message.type == "daily"
+        self._check_free(player)
+        self._daily.check()
+        return [*self._move_on(player), *self._daily.race(player, message.ghost, now)]
+
+    def _join_arena(self, player: LobbyPlayer, message: ClientMessage, now: float) -> list[Output]:
+        assert message.type == "join_arena"
+        return self._arenas.join(player, message.arena_id, now)
 
     def _cancel(self, player: LobbyPlayer, message: ClientMessage, now: float) -> list[Output]:
         return [*self._move_on(player), Send((player.id,), Cancelled())]
@@ -292,12 +262,16 @@ class Lobby(LobbyState):
         rules: Rules,
         now: float,
         *,
-        bot: tuple[SeatInfo, BotPolicy | None] | None = None,
+        bot: tuple[SeatInfo, SeatPolicy | None] | None = None,
         made: Callable[[Race], None] | None = None,
+        dealers: Dealers | None = None,
+        kind: RaceKind | None = None,
     ) -> tuple[Race, list[Output]]:
         """A new race: ``first`` takes seat 0, ``second`` or the ``bot`` seat 1.
 
         ``made`` is told of the race before it starts, which may end it at once.
+        ``dealers``: the seats' (fresh ones when None); ``kind``: a daily race or
+        an arena's (:mod:`core.race_kind`).
         """
         game_id = f"{self._rng.getrandbits(64):016x}"
         players = [first] if second is None else [first, second]
@@ -310,11 +284,11 @@ class Lobby(LobbyState):
         if rules.rated and second is not None and not (first.bot or second.bot):
             self._rated.charge(first, second, now)
             ratings = (first.rating, second.rating)
-        dealers = fresh_dealers(rules, self._rng)
         race = Race(
-            game_id, (SeatInfo(first.id, first.name, first.bot), seat1), rules, dealers,
-            idle_limit=self.idle_limit, grace=self.grace, ratings=ratings,
-            bots=(None, None if bot is None else bot[1]),
+            game_id, (SeatInfo(first.id, first.name, first.bot), seat1), rules,
+            dealers or fresh_dealers(rules, self._rng), idle_limit=self.idle_limit,
+            grace=self.grace, ratings=ratings, bots=(None, None if bot is None else bot[1]),
+            kind=kind or PLAIN,
         )  # fmt: skip
         self._races[game_id] = race
         if made is not None:
@@ -334,7 +308,7 @@ class Lobby(LobbyState):
         return self._rated.allows(self._players[first], self._players[second], now)
 
     def _after_race(self, race: Race, out: list[Output]) -> list[Output]:
-        """Retire a race that these outputs end."""
+        """Retire a race that these outputs end; the desks learn what it did."""
         if race.over is None or race.game_id not in self._races:
             return out
         del self._races[race.game_id]
@@ -348,11 +322,14 @@ class Lobby(LobbyState):
         if race.ratings_after is not None:
             for player, rating in zip(players, race.ratings_after, strict=True):
                 player.rating = rating
-        if all(player.online for player in players):
-            self._rematches.open(race)
+        if all(player.online for player in players) and race.kind.arena_id is None:
+            self._rematches.open(race)  # an arena pairs its players again itself
         for player_id in race.watchers:  # they have had the game_over: nothing more to watch
             self._players[player_id].watching = None
-        return out
+        assert race.ended is not None
+        daily = self._daily.race_over(race)
+        arena, more = self._arenas.race_over(race, race.ended)
+        return [*with_results(race, out, daily, arena), *more]
 
     # -- internals -------------------------------------------------------------
 
@@ -363,6 +340,8 @@ class Lobby(LobbyState):
             raise Refused("busy", "you are seeking a match; cancel first")
         if player.room is not None:
             raise Refused("busy", "you have an open room; cancel first")
+        if player.arena is not None:
+            raise Refused("busy", "you are in an arena; leave it first")
 
     def _racing(self, player: LobbyPlayer) -> Race:
         if player.race is not None:

@@ -2,13 +2,16 @@
 
 The lobby (:mod:`core.lobby`) routes each command to a desk: the quick-match
 queue (:mod:`core.quick_match`), the rooms (:mod:`core.rooms`), the rematch
-offers (:mod:`core.rematches`). Each desk reads and sets the fields of
+offers (:mod:`core.rematches`), the daily deal (:mod:`core.daily`), the
+arenas (:mod:`core.arenas`). Each desk reads and sets the fields of
 :class:`LobbyPlayer` that are its own, and asks the lobby, through
 :class:`LobbyHost`, for what only the lobby does: start a race, and check the
 limits on rated races (:mod:`core.rated`).
 
-A player is at most one of: seeking, hosting an open room, racing. Watching
-is separate: it ends when the player starts anything else.
+A player is at most one of: seeking, hosting an open room, in an arena
+(racing there or waiting to be paired). Racing is one more, except in an
+arena, where a player who joins while racing is paired once the race is over.
+Watching is separate: it ends when the player starts anything else.
 """
 
 from __future__ import annotations
@@ -23,10 +26,12 @@ if TYPE_CHECKING:
 
     from protocol import Rules
 
-    from .bot_policy import BotPolicy
+    from .bot_policy import SeatPolicy
     from .events import Output
     from .race import Race
+    from .race_kind import RaceKind
     from .seat import SeatInfo
+    from .seeding import Dealers
 
 __all__ = ["LobbyHost", "LobbyPlayer"]
 
@@ -56,12 +61,24 @@ class LobbyPlayer:
     watching: str | None = None
     missed_over: bool = False
     """Their race ended while they were away: they get its state on coming back."""
+    arena: str | None = None
+    """The arena they joined, until they leave it or it finishes."""
+    last_daily: str | None = None
+    """The day (``YYYY-MM-DD``) they last raced the daily deal: a race that day is practice."""
 
 
 class LobbyHost(Protocol):
     """What a desk of the lobby asks of the lobby."""
 
     def player(self, player_id: str) -> LobbyPlayer: ...
+
+    def held(self, player_id: str) -> LobbyPlayer | None:
+        """A player the lobby holds; None for one it does not (a bot, the ghost)."""
+        ...
+
+    def known(self, player_id: str, name: str) -> LobbyPlayer:
+        """The player with this id, held from now on (offline) if the lobby did not yet."""
+        ...
 
     def start(
         self,
@@ -70,12 +87,16 @@ class LobbyHost(Protocol):
         rules: Rules,
         now: float,
         *,
-        bot: tuple[SeatInfo, BotPolicy | None] | None = None,
+        bot: tuple[SeatInfo, SeatPolicy | None] | None = None,
         made: Callable[[Race], None] | None = None,
+        dealers: Dealers | None = None,
+        kind: RaceKind | None = None,
     ) -> tuple[Race, list[Output]]:
         """A new race: ``first`` in seat 0, ``second`` or the ``bot`` in seat 1.
 
         ``made`` is told of the race before it starts (its start may end it).
+        ``dealers``: the seats' (fresh ones when None); ``kind``: a daily race
+        or an arena's (:mod:`core.race_kind`; a plain race when None).
         """
         ...
 

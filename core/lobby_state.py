@@ -15,13 +15,16 @@ from protocol import LIST_CAP, GameInfo, LobbySnapshot
 
 from .events import Output, Send
 from .listing import Listed, Listing
+from .lobby_player import LobbyPlayer
 
 if TYPE_CHECKING:
     import random
 
-    from .lobby_player import LobbyPlayer
+    from .arenas import Arenas
+    from .daily import DailyDesk
     from .quick_match import QuickMatch
     from .race import Race
+    from .rematches import Rematches
     from .rooms import Rooms
 
 __all__ = ["LobbyState"]
@@ -32,6 +35,9 @@ class LobbyState:
 
     _quick_match: QuickMatch
     _rooms: Rooms
+    _daily: DailyDesk
+    _arenas: Arenas
+    _rematches: Rematches
 
     def __init__(self, *, rng: random.Random, idle_limit: float | None, grace: float) -> None:
         self._rng = rng
@@ -54,6 +60,10 @@ class LobbyState:
         """A live race."""
         return self._races.get(game_id)
 
+    def has_arena(self, arena_id: str) -> bool:
+        """Whether ``arena_id`` names an upcoming or running arena of this lobby."""
+        return self._arenas.has(arena_id)
+
     def has_room(self, code: str) -> bool:
         """Whether ``code`` (as a player types it) names a room of this lobby."""
         return self._rooms.has(code)
@@ -75,7 +85,10 @@ class LobbyState:
             for race in islice(reversed(self._races.values()), LIST_CAP)
         ]  # fmt: skip
         seeks = self._quick_match.seeks.counts()
-        return Listing(self.online, seeks, rooms, rooms_total, games, len(self._races))
+        return Listing(
+            self.online, seeks, rooms, rooms_total, games, len(self._races),
+            arenas=self._arenas.listed(), daily=self._daily.info(),
+        )  # fmt: skip
 
     def resync(self, player_id: str, now: float) -> list[Output]:
         """A racing player's whole race again (``game_state``), as on coming back."""
@@ -105,3 +118,12 @@ class LobbyState:
     def player(self, player_id: str) -> LobbyPlayer:
         """A player the lobby knows (the desks' :class:`~core.lobby_player.LobbyHost`)."""
         return self._players[player_id]
+
+    def held(self, player_id: str) -> LobbyPlayer | None:
+        """A player the lobby holds; None for one it does not (a bot, the ghost)."""
+        return self._players.get(player_id)
+
+    def known(self, player_id: str, name: str) -> LobbyPlayer:
+        """The player with this id, held from now on (offline) if the lobby did not yet:
+        a restored race's or arena's, until they come back."""
+        return self._players.setdefault(player_id, LobbyPlayer(player_id, name))

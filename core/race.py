@@ -268,7 +268,7 @@ class Race(RaceState):
 
     def _plan_bot(self, seat: Seat, now: float) -> None:
         if self.over is None:
-            seat.plan_bot(now, self._clock)
+            seat.plan_bot(now, self._clock, self.started)
 
     def _bot_moves(self, index: int, now: float) -> list[Output]:
         """The bot in seat ``index`` makes the move it planned."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
+from .race_kind import PLAIN, RaceKind
+
 if TYPE_CHECKING:
     from protocol import Unrated
 
@@ -72,6 +74,12 @@ class FinishedRace:
     fair_play: tuple[Evidence | None, Evidence | None] = (None, None)
     """Each seat's timing as :mod:`core.fair_play` judged it, for the operator's review;
     None for a bot's seat (never judged) and in a record read back without it."""
+    kind: RaceKind = PLAIN
+    """A daily race (its day, whether it was ranked, its ghost) or an arena's; the store
+    keeps the day's board and each player's streak from the daily ones."""
+    arena_points: tuple[int, int] | None = None
+    """What an arena race scored for each seat (``game_over.arena.points``); None for
+    any other race, and for an arena race its arena did not score (aborted)."""
 
     @property
     def flagged(self) -> tuple[bool, bool]:
@@ -116,3 +124,6 @@ class RaceStart:
     bots: tuple[bool, bool] = (False, False)
     """Which seats a declared bot (``hello.bot``) sits in, for a restored race to label;
     the server's own bots are known by their ids (:mod:`core.bots`)."""
+    kind: RaceKind = PLAIN
+    """A daily race's day, whether it is ranked, and its ghost's name and line; an arena
+    race's arena: what a restored race needs to be what it was (:mod:`core.race_kind`)."""

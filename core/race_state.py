@@ -15,6 +15,7 @@ import engine
 from protocol import wire_status
 
 from .events import Audience
+from .race_kind import PLAIN
 from .race_views import game_state
 from .seat import Seat, SeatInfo, earliest
 from .seeding import wire
@@ -22,9 +23,10 @@ from .seeding import wire
 if TYPE_CHECKING:
     from protocol import BoardStatus, GameOver, GameState, Rules, Unrated
 
-    from .bot_policy import BotPolicy
+    from .bot_policy import SeatPolicy
     from .fair_play import Evidence
     from .glicko2 import Glicko
+    from .race_kind import RaceKind
     from .seeding import Dealers
 
 __all__ = ["RaceState"]
@@ -45,15 +47,18 @@ class RaceState:
         idle_limit: float | None,
         grace: float,
         ratings: tuple[Glicko, Glicko] | None = None,
-        bots: tuple[BotPolicy | None, BotPolicy | None] = (None, None),
+        bots: tuple[SeatPolicy | None, SeatPolicy | None] = (None, None),
+        kind: RaceKind = PLAIN,
     ) -> None:
         """``dealers``: each seat's, which deals its layout and its redeal.
 
         ``idle_limit`` None: no idle limit (practice, where nobody waits).
         ``ratings``: the players' before a rated race (None: unrated).
-        ``bots``: the policy of each seat a bot sits in; the race plays for it.
+        ``bots``: the policy of each seat a bot or a ghost sits in; the race plays for it.
+        ``kind``: a daily race or an arena's (:mod:`core.race_kind`).
         """
         self.game_id = game_id
+        self.kind = kind
         self.rules = rules
         self.rules_json = json.dumps(rules.model_dump(mode="json"), sort_keys=True)
         """The rules as the store keeps them, for the race's start and its record."""

@@ -8,18 +8,29 @@ itself keeps to its inputs and deadlines.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from protocol import GameOver, GameStart, GameState, board_to_wire
 
-from .events import Send
+from .events import RaceEnded, Send
 from .race_log import FinishedRace, RaceStart, to_ms
 from .seeding import stored
 
 if TYPE_CHECKING:
+    from protocol import ArenaResult, DailyResult
+
+    from .events import Output
     from .race_state import RaceState
 
-__all__ = ["finished_race", "game_over", "game_starts", "game_state", "race_start"]
+__all__ = [
+    "finished_race",
+    "game_over",
+    "game_starts",
+    "game_state",
+    "race_start",
+    "with_results",
+]
 
 
 def race_start(race: RaceState) -> RaceStart:
@@ -37,6 +48,7 @@ def race_start(race: RaceState) -> RaceStart:
         names=(name0, name1),
         ratings=race.ratings,
         bots=(first_seat.info.bot, second_seat.info.bot),
+        kind=race.kind,
     )
 
 
@@ -47,6 +59,8 @@ def game_starts(race: RaceState) -> list[Send]:
     # A mirror race deals both seats one layout: the same board on the wire.
     mirror = race.dealers[0] == race.dealers[1]
     boards = [board, board if mirror else board_to_wire(second.board, second.status)]
+    kind = race.kind
+    ghost = None if kind.ghost is None else kind.ghost.name
     return [
         Send(
             (seat.info.player_id,),
@@ -60,6 +74,9 @@ def game_starts(race: RaceState) -> list[Send]:
                 boards=boards,
                 commits=race.commits,
                 seq=0,
+                daily=kind.daily,
+                ghost=ghost,
+                arena_id=kind.arena_id,
             ),
         )
         for index, seat in enumerate(race.seats)
@@ -134,4 +151,31 @@ def finished_race(race: RaceState, now: float) -> FinishedRace:
         ratings_after=race.ratings_after,
         unrated=race.unrated,
         fair_play=race.fair_play,
+        kind=race.kind,
     )
+
+
+def with_results(
+    race: RaceState, out: list[Output], daily: DailyResult | None, arena: ArenaResult | None
+) -> list[Output]:
+    """``out``, the outputs that ended ``race``, with its ``game_over`` and its record
+    saying what it did on its day's board (``daily``) or in its arena (``arena``).
+
+    The desks that know it (:mod:`core.daily`, :mod:`core.arenas`) learn only
+    once the race is over; the race's own ``game_over`` (kept for whoever
+    comes back) becomes the one with their results.
+    """
+    old = race.over
+    if old is None or (daily is None and arena is None):
+        return out
+    over = race.over = old.model_copy(update={"daily": daily, "arena": arena})
+    points = None if arena is None else (arena.points[0], arena.points[1])
+    amended: list[Output] = []
+    for item in out:
+        if isinstance(item, Send) and item.message is old:
+            amended.append(Send(item.to, over))
+        elif isinstance(item, RaceEnded) and item.record.game_id == race.game_id:
+            amended.append(RaceEnded(replace(item.record, arena_points=points)))
+        else:
+            amended.append(item)
+    return amended

@@ -5,9 +5,12 @@ When a race ends with both its players online, an offer opens. A player's
 ``rematch_offered`` while the opponent has not asked; once both have, a new
 race starts with the same rules and seats. A race with a bot is rematched at
 once: the server's bot always wants another race (a declared bot, a program
-playing over the socket, asks for its rematch as a person does). The offer lapses as soon as either
-player does anything else in the lobby, or leaves; a ``rematch`` then is
-``game_not_found``.
+playing over the socket, asks for its rematch as a person does). A daily race
+is rematched at once too: another daily race on the same day's deal as it
+stands now, against its ghost if it had one (:mod:`core.daily`). An arena
+race opens no offer: the arena pairs its players again. The offer lapses as
+soon as either player does anything else in the lobby, or leaves; a
+``rematch`` then is ``game_not_found``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from .bots import is_bot, level_of
 from .events import Output, Refused, Send
 
 if TYPE_CHECKING:
+    from .daily import DailyDesk
     from .lobby_player import LobbyHost, LobbyPlayer
     from .quick_match import QuickMatch
     from .race import Race
@@ -39,8 +43,8 @@ class _Offer:
 class Rematches:
     """The open rematch offers of one lobby, by the id of the race they follow."""
 
-    def __init__(self, host: LobbyHost, quick_match: QuickMatch) -> None:
-        self._host, self._quick_match = host, quick_match
+    def __init__(self, host: LobbyHost, quick_match: QuickMatch, daily: DailyDesk) -> None:
+        self._host, self._quick_match, self._daily = host, quick_match, daily
         self._offers: dict[str, _Offer] = {}
 
     def open(self, race: Race) -> None:
@@ -64,6 +68,9 @@ class Rematches:
         race = offer.race
         first_id, second_id = race.player_ids
         self._host.check_rated(race.rules, first_id, second_id, now)
+        if race.kind.daily is not None:  # the ghost and the bot always want another race
+            del self._offers[race.game_id]
+            return self._daily.race(player, race.kind.ghost is not None, now)
         if is_bot(second_id):  # the server's bot always wants another race
             del self._offers[race.game_id]
             level = level_of(second_id)

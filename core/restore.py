@@ -24,6 +24,7 @@ from protocol import Rules
 
 from .bots import bot_of
 from .events import Output, RaceEnded, Refused
+from .ghost import GhostPolicy
 from .race import Race, SeatInfo
 from .seeding import dealers_from
 
@@ -84,17 +85,23 @@ def _rebuilt(
         SeatInfo(start.player_ids[0], start.names[0], start.bots[0]),
         SeatInfo(start.player_ids[1], start.names[1], start.bots[1]),
     )
+    ghost = start.kind.ghost
     try:
         rules = Rules.model_validate(json.loads(start.rules_json))
         return Race(
             start.game_id, seats, rules, dealers_from(start.dealing, start.seeds),
             idle_limit=idle_limit, grace=grace, ratings=start.ratings if rules.rated else None,
-            bots=(bot_of(start.player_ids[0], rng), bot_of(start.player_ids[1], rng)),
+            bots=(bot_of(start.player_ids[0], rng),
+                  bot_of(start.player_ids[1], rng) if ghost is None else GhostPolicy(ghost.line)),
+            kind=start.kind,
         ), True  # fmt: skip
     except (ValueError, TypeError) as exc:
         log.error("race %s cannot be restored, its start is unreadable: %s", start.game_id, exc)
     blank = engine.SeedDealer(bytes(engine.SEED_SIZE))
-    race = Race(start.game_id, seats, Rules(), (blank, blank), idle_limit=idle_limit, grace=grace)
+    race = Race(
+        start.game_id, seats, Rules(), (blank, blank),
+        idle_limit=idle_limit, grace=grace, kind=start.kind,
+    )  # fmt: skip
     return race, False
 
 

@@ -6,7 +6,8 @@ them only through its inputs; a seat keeps what belongs to one player alone:
 * its board, its dealer (layout and redeal) and its wire status;
 * its deadlines: the idle limit (restarted at the deal, at each accepted play
   or redeal, and on coming back), the grace while it is away, and the instant
-  its bot makes its next move;
+  its bot (a :class:`~core.bot_policy.SeatPolicy`: a bot of a level, or a
+  ghost) makes its next move;
 * its moves, with their times, for the record and each seat's ``times_ms``;
 * its timing (:mod:`core.reactions`): when each card became playable, and the
   reaction and gap of each play, which :mod:`core.fair_play` judges.
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     import engine
     from protocol import BoardStatus
 
-    from .bot_policy import BotMove, BotPolicy
+    from .bot_policy import BotMove, SeatPolicy
 
 __all__ = ["Seat", "SeatInfo", "earliest"]
 
@@ -62,8 +63,9 @@ class Seat:
     moves: list[MoveRecord] = field(default_factory=list)
     timing: Timing = field(default_factory=Timing)
     """When each card became playable and when its play came: what fair play judges."""
-    bot: BotPolicy | None = None
-    """The policy that plays this seat, if a bot sits in it (the core plays for it)."""
+    bot: SeatPolicy | None = None
+    """The policy that plays this seat, if a bot or a ghost sits in it (the core plays
+    for it)."""
     bot_move: BotMove | None = None
     bot_at: float | None = None
     """When the bot makes ``bot_move``: a deadline like the others."""
@@ -82,10 +84,11 @@ class Seat:
         racing = self.status in RACING and not self.away
         self.idle_deadline = now + limit if racing and limit is not None else None
 
-    def plan_bot(self, now: float, clock: float | None) -> None:
+    def plan_bot(self, now: float, clock: float | None, started: float) -> None:
         """A bot's next move, planned when its own board has changed (or nothing to do).
 
-        ``clock`` is when the race's time limit runs out, if it has one.
+        ``clock`` is when the race's time limit runs out, if it has one;
+        ``started``, when the race started (a ghost's line is timed from it).
         """
         if self.bot is None:
             return
@@ -94,7 +97,13 @@ class Seat:
             return
         idle = None if self.idle_deadline is None else self.idle_deadline - now
         left = None if clock is None else clock - now
-        move = self.bot.next_move(self.board, idle_left=idle, clock_left=left)
+        move = self.bot.next_move(
+            self.board,
+            idle_left=idle,
+            clock_left=left,
+            elapsed=now - started,
+            moves=len(self.moves),
+        )
         if move is not None:
             self.bot_move, self.bot_at = move, now + move.delay
 

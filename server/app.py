@@ -36,6 +36,7 @@ from server.transport.handler import ConnectionOptions
 from server.transport.listener import Listener
 
 from .conn import Conn, error
+from .daily import DailyWatch
 from .delivery import Delivery
 from .hellos import Hellos
 from .identities import Identities
@@ -75,17 +76,20 @@ class GameServer:
         limiter: Callable[[], RateLimiter] = RateLimiter,
         worker: str = "0",
         redis: str = "",
+        wall: Callable[[], float] = time.time,
     ) -> None:
         """``limiter`` makes each connection's rate limiter (the benchmark lifts
         the limit); ``worker`` names this process in ``/metrics`` and among the
         workers that share a lobby through Redis at ``redis``
-        (server/cluster/cluster.py); with none, the lobby is this process's alone."""
+        (server/cluster/cluster.py); with none, the lobby is this process's alone.
+        ``wall``: the wall clock by which the daily deal's day turns (server/daily.py)."""
         self.settings = settings
         self.store = store
         self.clock = clock
         self._limiter = limiter
         self.lobby = _lobby(settings)
-        self.api = Api(store, settings.http_per_ip, clock)
+        self.daily = DailyWatch(self, wall=wall)
+        self.api = Api(store, settings.http_per_ip, clock, today=self.daily.today)
         self.closing = False
         self._listener: Listener[Conn] | None = None
         self._conns: dict[str, AnyConn] = {}
@@ -136,6 +140,7 @@ class GameServer:
         await self.operator.begin()
         self.identities.know(await self.store.players())
         await self.identities.add_bots()
+        await self.daily.begin()  # before races are restored: they end on their day's board
         # Alone: every race left live; with other workers: those nobody alive
         # owns, and from then on those of workers that die.
         await self.peers.start(self)
@@ -149,6 +154,7 @@ class GameServer:
         await listener.start(settings.host, settings.port, reuse_port=settings.reuse_port)
         self._listener = listener
         self.operator.start()
+        self.daily.start()
         log.info("listening on %s", self.url)
         log.info("open http://%s:%d/ in a browser to race there", settings.host, self.port)
 
@@ -210,6 +216,7 @@ class GameServer:
         self.closing = True  # from now on no message is handled, and no race moves
         self._timers.cancel_all()
         await self.operator.close()
+        await self.daily.close()
         # Live races stay live: the next process (or another worker) takes
         # them from the journal, at the time they stand at now.
         await self.store.suspend(self.lobby.elapsed(self.clock()))
@@ -279,7 +286,7 @@ class GameServer:
         self.peers.changed()  # one more online
         outputs = self.lobby.connect(
             identity.player_id, identity.name, self.clock(), conn.ip, identity.rating,
-            flags=identity.flags, bot=identity.bot,
+            flags=identity.flags, bot=identity.bot, last_daily=identity.last_daily,
         )  # fmt: skip
         self.deliver(outputs, identity.player_id, None)
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from core.bots import BOT_NAMES, bot_id
 from core.events import Refused
+from core.ghost import GHOST_ID, GHOST_NAME
 from core.identity import Identity, Registry, hash_token
 from core.limits import AddressLimit
 from core.race_log import to_seconds
@@ -87,13 +88,15 @@ class Identities:
         )
 
     async def add_bots(self) -> None:
-        """Make the bots players of the store the first time (core/bots.py)."""
-        for level, name in BOT_NAMES.items():
-            if self.registry.knows(bot_id(level)):
+        """Make the bots, and the ghost of the daily deal, players of the store the first
+        time (core/bots.py, core/ghost.py)."""
+        bots = [(bot_id(level), name) for level, name in BOT_NAMES.items()]
+        for player_id, name in [*bots, (GHOST_ID, GHOST_NAME)]:
+            if self.registry.knows(player_id):
                 continue
             # A bot never says hello: its token is thrown away.
             token_hash = hash_token(secrets.token_urlsafe(32))
-            identity = Identity(bot_id(level), name, token_hash, time.time())
+            identity = Identity(player_id, name, token_hash, time.time())
             try:
                 await self._store.add_player(identity)
             except StoreError as exc:  # another worker made it first, or the name is a human's
@@ -178,4 +181,5 @@ class Identities:
             rating=now.rating,
             bot=now.bot or declared,
             flags=now.flags,
+            last_daily=now.last_daily,
         )

@@ -199,6 +199,7 @@ def recorded(store: Any, race: Any, started_wall: float, ended_wall: float) -> A
         player_ids=race.player_ids,
         names=("", ""),
         ratings=race.ratings,
+        kind=race.kind,
     )
     store.begin_race(start, started_wall)
     return store.record_race(race, started_wall, ended_wall)

@@ -37,6 +37,7 @@ from server.store import StoreError
 from server.transport.logbudget import LogBudget
 from server.transport.responses import http_response, json_bytes_response
 
+from .daily import DailyPages, is_date, utc_today
 from .export import iso_date, race_record, summary
 from .models import ErrorAnswer, LeaderboardAnswer, LeaderLine, PlayerProfile, RaceHistory
 from .openapi import GAME_ID_PATTERN, HISTORY_LIMIT, LEADERBOARD_LIMIT, LIMIT_DIGITS, document
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
     from server.store import ProfileRow, Store
     from server.transport.connection import Request, Response
 
-    from .models import ErrorCode, RaceReplay
+    from .models import DailyAnswer, ErrorCode, RaceReplay
 
 __all__ = ["Api", "ApiRefused", "error_response", "model_response", "query_limit"]
 
@@ -71,8 +72,17 @@ class ApiRefused(Exception):
 class Api:
     """The ``/api/`` paths of one server."""
 
-    def __init__(self, store: Store, per_minute: int, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        per_minute: int,
+        clock: Callable[[], float],
+        *,
+        today: Callable[[], str] = utc_today,
+    ) -> None:
+        """``today``: the UTC day it is for the daily deal's pages (the lobby core's)."""
         self.store = store
+        self.daily = DailyPages(store, today)
         self._limit = AddressLimit(max(1, per_minute // 2), per_minute * 60)
         self._clock = clock
         self._pending: set[asyncio.Task[Response]] = set()
@@ -124,6 +134,12 @@ class Api:
                 return self._history(name, query_limit(query, HISTORY_LIMIT), before)
             case ["races", game_id]:
                 return self._race(game_id)
+            case ["daily"]:
+                return self._daily(None)
+            case ["daily", date]:
+                if not is_date(date):
+                    raise ApiRefused(HTTPStatus.BAD_REQUEST, "bad_request", "a day is YYYY-MM-DD")
+                return self._daily(date)
         raise ApiRefused(HTTPStatus.NOT_FOUND, "not_found", "no such path; see /api/openapi.json")
 
     async def _leaderboard(self, limit: int) -> LeaderboardAnswer:
@@ -137,6 +153,7 @@ class Api:
 
     async def _player(self, name: str) -> PlayerProfile:
         profile = await self._profile(name)
+        streaks = await self.daily.streaks(profile.player_id)
         return PlayerProfile(
             name=profile.name,
             rating=profile.rating.shown,
@@ -148,7 +165,23 @@ class Api:
             losses=profile.losses,
             best_clear_ms=profile.best_clear_ms,
             joined=iso_date(profile.joined),
+            daily_streak=streaks.streak,
+            daily_best_streak=streaks.best,
         )
+
+    async def _daily(self, date: str | None) -> DailyAnswer:
+        """Today's deal (``date`` None), or a day's: ``404`` for a day not shown."""
+        if date is None:
+            answer = await self.daily.today_page()
+            if answer is None:  # the day is drawn as the server starts: only a failing store
+                raise ApiRefused(HTTPStatus.SERVICE_UNAVAILABLE, "unavailable", "try again later")
+            return answer
+        answer = await self.daily.day_page(date)
+        if answer is None:
+            raise ApiRefused(
+                HTTPStatus.NOT_FOUND, "not_found", f"no daily deal is shown for {date}"
+            )
+        return answer
 
     async def _history(self, name: str, limit: int, before: str | None) -> RaceHistory:
         profile = await self._profile(name)

@@ -27,6 +27,8 @@ __all__ = [
     "AdminOrder",
     "AnnulAnswer",
     "ApiAnswer",
+    "DailyAnswer",
+    "DailyLine",
     "ErrorAnswer",
     "ErrorCode",
     "Health",
@@ -140,6 +142,41 @@ class PlayerProfile(ApiAnswer):
     """The fastest clear, from the race's start; null if none."""
     joined: Annotated[str, Field(json_schema_extra=_DATE)]
     """The day the player first said hello (ISO 8601, UTC)."""
+    daily_streak: NonNegative = 0
+    """UTC days in a row with a ranked daily race, up to today or yesterday; else 0."""
+    daily_best_streak: NonNegative = 0
+    """The most days in a row the player ever raced the daily deal ranked."""
+
+
+class DailyLine(ApiAnswer):
+    """One ranked race on a day's board."""
+
+    rank: Annotated[int, Field(ge=1)]
+    """Equal races share a rank."""
+    name: str
+    time_ms: Millis | None
+    """The time to clear, from the race's start; null if the player did not clear."""
+    count: Count
+    """Cards on the player's foundations at the end."""
+    game_id: str
+    """The race (``GET /api/races/GAME_ID`` replays it)."""
+
+
+class DailyAnswer(ApiAnswer):
+    """``GET /api/daily`` and ``GET /api/daily/DATE``: a day's deal and its board."""
+
+    date: Annotated[str, Field(json_schema_extra=_DATE)]
+    """The UTC day (``YYYY-MM-DD``)."""
+    commit: Annotated[str, Field(pattern="^[0-9a-f]{64}$")]
+    """The SHA-256 of the day's seed, shown before anyone races it: ``game_start.commits``."""
+    seed: Annotated[str, Field(pattern="^[0-9a-f]{64}$")] | None = None
+    """The day's seed (64 hex digits), revealed once the day is over; null until then."""
+    rules: Rules
+    """The rules of every daily race: winnable, mirror, ``tiebreak: first``, unrated."""
+    players: NonNegative
+    """How many players raced it ranked."""
+    board: list[DailyLine]
+    """The ranked races, best first (by time to clear, then by count): the first 100."""
 
 
 class PastRace(ApiAnswer):

@@ -31,6 +31,7 @@ from .metrics import CONTENT_TYPE
 from .models import (
     AdminOrder,
     AnnulAnswer,
+    DailyAnswer,
     ErrorAnswer,
     Health,
     LeaderboardAnswer,
@@ -75,7 +76,8 @@ GAME_ID_PATTERN = r"^[0-9A-Za-z_-]{1,64}$"
 _REF = "#/components/schemas/{model}"
 _ERRORS = {
     HTTPStatus.BAD_REQUEST: "A query parameter that does not parse (`bad_request`).",
-    HTTPStatus.NOT_FOUND: "No such player (`player_not_found`) or race (`race_not_found`).",
+    HTTPStatus.NOT_FOUND: "No such player (`player_not_found`), race (`race_not_found`) or"
+    " day shown (`not_found`: a daily deal nobody drew, or a day to come).",
     HTTPStatus.TOO_MANY_REQUESTS: "Past this address's limit of requests (`rate_limited`).",
     HTTPStatus.INTERNAL_SERVER_ERROR: "A bug (`internal_error`): never to a request that parses.",
     HTTPStatus.SERVICE_UNAVAILABLE: "The store cannot answer now (`unavailable`).",
@@ -156,6 +158,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
                                           {"type": "string", "pattern": GAME_ID_PATTERN}))),
     Endpoint("/api/races/{game_id}", "A finished race: enough to replay and verify it.",
              RaceReplay, (HTTPStatus.NOT_FOUND, *_STORE_ERRORS)),
+    Endpoint("/api/daily", "Today's daily deal: its commit, rules and board (the seed is"
+             " revealed once the day is over).", DailyAnswer, _STORE_ERRORS),
+    Endpoint("/api/daily/{date}", "A day's daily deal (`YYYY-MM-DD`): a past day with its"
+             " seed; today without it.", DailyAnswer,
+             (HTTPStatus.BAD_REQUEST, HTTPStatus.NOT_FOUND, *_STORE_ERRORS)),
     Endpoint("/api/openapi.json", "This document.", "application/json", _API_ERRORS),
     *(
         Endpoint(f"/api/admin/players/{{name}}/{action.name}", action.summary, PlayerStanding,

@@ -86,7 +86,8 @@ _IDLE_LIMIT = b"SET idle_in_transaction_session_timeout = %d" % int(IDLE_IN_TRAN
 _TAKEN = b"SELECT 1 FROM players WHERE id = %s OR name_key = %s OR token_hash = %s"
 _INSERT_START = (
     b"INSERT INTO live_races (id, rules, dealing, seeds, ratings, player0, player1, started,"
-    b" bot0, bot1) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING"
+    b" bot0, bot1, kind) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    b" ON CONFLICT (id) DO NOTHING"
 )
 _INSERT_ENTRY = b"INSERT INTO journal (race_id, seq, seat, what, at) VALUES (%s, %s, %s, %s, %s)"
 

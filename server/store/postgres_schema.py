@@ -165,6 +165,32 @@ MIGRATIONS: tuple[tuple[bytes, ...], ...] = (
         )""",
         b"CREATE INDEX players_unused ON players (games, last_seen)",
     ),
+    # 5 -> 6: the daily deal, as SQLite's 9 -> 10 (server/store/daily.py): races' kinds,
+    # each day's seed and commit, each day's ranked races, and each player's streak.
+    (
+        b"ALTER TABLE live_races ADD COLUMN kind text",
+        b"ALTER TABLE races ADD COLUMN kind text",
+        b"ALTER TABLE players ADD COLUMN daily_last text",
+        b"ALTER TABLE players ADD COLUMN daily_streak integer NOT NULL DEFAULT 0",
+        b"ALTER TABLE players ADD COLUMN daily_best_streak integer NOT NULL DEFAULT 0",
+        b"""CREATE TABLE daily_deals (
+            day text PRIMARY KEY,
+            seed text NOT NULL,
+            commitment text NOT NULL,
+            drawn double precision NOT NULL
+        )""",
+        b"""CREATE TABLE daily_results (
+            day text NOT NULL,
+            player_id text NOT NULL REFERENCES players(id),
+            race_id text NOT NULL UNIQUE REFERENCES races(id),
+            time_ms integer,
+            count integer NOT NULL,
+            flagged integer NOT NULL DEFAULT 0,
+            ended double precision NOT NULL,
+            PRIMARY KEY (day, player_id)
+        )""",
+        b"CREATE INDEX daily_results_by_time ON daily_results (day, time_ms)",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from ``schema_version`` n to n + 1."""
 

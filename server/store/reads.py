@@ -81,10 +81,11 @@ FIND_PLAYER = (
     "SELECT id, name, token_hash, created FROM players WHERE token_hash = ? AND forgotten IS NULL"
 )
 STANDING = (
-    f"SELECT name, rating, deviation, volatility, bot, banned, {FLAGS_OF}, forgotten"
-    " FROM players WHERE id = ?"
+    f"SELECT name, rating, deviation, volatility, bot, banned, {FLAGS_OF}, forgotten,"
+    " daily_last FROM players WHERE id = ?"
 )
-"""What a returning player's hello reads: their name, rating, bot, ban and flags now."""
+"""What a returning player's hello reads: their name, rating, bot, ban, flags and last
+ranked daily race now."""
 LIVE_RACE_OF = "SELECT id FROM live_races WHERE player0 = ? OR player1 = ? LIMIT 1"
 """The live race a player sits in, if any."""
 
@@ -205,6 +206,8 @@ class StandingRow:
     flags: int
     """Races in which their play was flagged, not cleared (server/store/marks.py)."""
     forgotten: bool
+    last_daily: str | None = None
+    """The last day they raced the daily deal ranked (server/store/daily.py)."""
 
 
 def history_query(player_id: str, limit: int, before: str | None) -> tuple[str, Row]:
@@ -236,7 +239,7 @@ def identity(row: Row) -> Identity:
 
 
 def standing(row: Row) -> StandingRow:
-    name, value, deviation, volatility, bot, banned, flags, forgotten = row
+    name, value, deviation, volatility, bot, banned, flags, forgotten, last_daily = row
     return StandingRow(
         name=str(name),
         rating=Glicko(_float(value), _float(deviation), _float(volatility)),
@@ -244,6 +247,7 @@ def standing(row: Row) -> StandingRow:
         banned=bool(banned),
         flags=_int(flags),
         forgotten=forgotten is not None,
+        last_daily=last_daily if isinstance(last_daily, str) else None,
     )
 
 

@@ -21,8 +21,10 @@ import math
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from core.glicko2 import Glicko
+from core.race_kind import PLAIN, RaceKind
 from core.race_log import Entry, FinishedRace, MoveRecord, RaceStart, to_ms
 
+from .daily import results
 from .faults import StoreRefused
 from .marks import FLAG
 
@@ -77,7 +79,7 @@ TAKE = "UPDATE live_races SET epoch = epoch + 1 WHERE id IN ({}) RETURNING id, e
 
 LIVE_RACES = (
     "SELECT l.id, l.rules, l.dealing, l.seeds, l.ratings, l.player0, l.player1,"
-    " p0.name, p1.name, l.elapsed, l.bot0, l.bot1 FROM live_races AS l"
+    " p0.name, p1.name, l.elapsed, l.bot0, l.bot1, l.kind FROM live_races AS l"
     " LEFT JOIN players AS p0 ON p0.id = l.player0"
     " LEFT JOIN players AS p1 ON p1.id = l.player1 ORDER BY l.started, l.id"
 )
@@ -86,8 +88,8 @@ LIVE_RACES = (
 INSERT_RACE = (
     "INSERT INTO races (id, rules, dealing, seeds, player0, player1, started, ended,"
     " result, winner, reason, count0, count1, moves, time0, time1, rating0_before,"
-    " rating0_after, rating1_before, rating1_after, unrated, fair_play, glicko)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " rating0_after, rating1_before, rating1_after, unrated, fair_play, glicko, kind)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (id) DO NOTHING RETURNING id"
 )
 """A finished race (:func:`race_row`): a known one is skipped atomically, even against
@@ -119,13 +121,13 @@ _compact_json = json.JSONEncoder(separators=(",", ":")).encode
 
 def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
     """A live race's row (id, rules, dealing, seeds, ratings, player ids, names, elapsed,
-    declared bots) and its journal.
+    declared bots, kind) and its journal.
 
     Each race with something unreadable is logged by its id; its entries are
     given as they are, for restoring to judge.
     """
     game_id, rules, dealing, seeds, ratings, player0, player1, name0, name1, elapsed = row[:10]
-    bot0, bot1 = row[10:]
+    bot0, bot1, kind_json = row[10:]
     unread = []
     if not isinstance(rules, str):
         unread.append("rules")
@@ -143,6 +145,10 @@ def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
     if not isinstance(name0, str) or not isinstance(name1, str):
         unread.append("player names")
     seconds = _elapsed(elapsed, entries, unread)
+    kind = _kind(kind_json)
+    if kind is None:  # a daily race without its ghost is not the race it was
+        unread.append("kind")
+        rules, kind = "", PLAIN
     if unread:
         log.error("live race %s: cannot read its %s", game_id, ", ".join(unread))
     start = RaceStart(
@@ -154,8 +160,19 @@ def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
         names=(str(name0), str(name1)),
         ratings=before,
         bots=(bool(bot0), bool(bot1)),
+        kind=kind,
     )
     return start, entries, seconds
+
+
+def _kind(text: object) -> RaceKind | None:
+    """A live race's kind (null: a plain race), or None if it cannot be read."""
+    if text is not None and not isinstance(text, str):
+        return None
+    try:
+        return RaceKind.from_json(text)
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def _elapsed(elapsed: object, entries: list[Entry], unread: list[str]) -> float:
@@ -184,13 +201,13 @@ def player_row(identity: Identity) -> tuple[object, ...]:
 
 
 def start_row(start: RaceStart, wall: float) -> tuple[object, ...]:
-    """A live race's start: id, rules, dealing, seeds, ratings, player ids, started, and
-    which seats a declared bot sits in."""
+    """A live race's start: id, rules, dealing, seeds, ratings, player ids, started,
+    which seats a declared bot sits in, and its kind (null for a plain race)."""
     seeds, ratings = json.dumps(list(start.seeds)), _ratings_json(start.ratings)
     bots = (int(start.bots[0]), int(start.bots[1]))
     return (
         start.game_id, start.rules_json, start.dealing, seeds, ratings, *start.player_ids,
-        wall, *bots,
+        wall, *bots, _kind_json(start.kind),
     )  # fmt: skip
 
 
@@ -214,12 +231,14 @@ def race_row(record: FinishedRace, started_wall: float, ended_wall: float) -> tu
         record.unrated,
         _fair_play_json(record),
         _glicko_json(record),
+        _kind_json(record.kind),
     )
 
 
 def counted(record: FinishedRace, ended_wall: float) -> list[Statement]:
     """What a newly kept finished race changes in its players' rows, in the same transaction:
-    games, wins, losses, draws and last seen; ratings if it was rated; a best clear."""
+    games, wins, losses, draws and last seen; ratings if it was rated; a best clear; a
+    ranked daily race's place on its day's board and its player's streak."""
     if record.reason == ABORTED:  # not a race anyone won, lost or drew
         return []
     statements: list[Statement] = [
@@ -237,7 +256,7 @@ def counted(record: FinishedRace, ended_wall: float) -> list[Statement]:
     clear = _best_clear(record)
     if clear is not None:
         statements.append((_UPDATE_BEST_CLEAR, clear))
-    return statements
+    return statements + results(record, ended_wall)
 
 
 def declare_bot(player_id: str) -> Script[None]:
@@ -328,6 +347,11 @@ def _glickos(ratings: tuple[Glicko, Glicko]) -> list[list[float]]:
 def _ratings_json(ratings: tuple[Glicko, Glicko] | None) -> str | None:
     """A live race's players' ratings before it, as ``live_races.ratings`` keeps them."""
     return None if ratings is None else _compact_json(_glickos(ratings))
+
+
+def _kind_json(kind: RaceKind) -> str | None:
+    """``kind`` column: the race's kind as JSON, null for a plain race."""
+    return None if kind.plain else kind.to_json()
 
 
 def _json_list(text: object) -> list[Any] | None:

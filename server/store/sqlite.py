@@ -60,7 +60,7 @@ _NEXT_ENTRY = "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'jo
 
 _INSERT_START = (
     "INSERT INTO live_races (id, rules, dealing, seeds, ratings, player0, player1,"
-    " started, bot0, bot1, first_entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " started, bot0, bot1, kind, first_entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (id) DO NOTHING"
 )
 

@@ -223,6 +223,34 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX players_unused ON players (games, last_seen)",
     ),
+    # 9 -> 10: the daily deal (server/store/daily.py): a race's kind (core/race_kind.py,
+    # JSON, null for a plain race) on live and finished races, so a restored daily race
+    # keeps its day and ghost; each day's seed and commit; each day's ranked races; and
+    # each player's streak.
+    (
+        "ALTER TABLE live_races ADD COLUMN kind TEXT",
+        "ALTER TABLE races ADD COLUMN kind TEXT",
+        "ALTER TABLE players ADD COLUMN daily_last TEXT",
+        "ALTER TABLE players ADD COLUMN daily_streak INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE players ADD COLUMN daily_best_streak INTEGER NOT NULL DEFAULT 0",
+        """CREATE TABLE daily_deals (
+            day TEXT PRIMARY KEY,
+            seed TEXT NOT NULL,
+            commitment TEXT NOT NULL,
+            drawn REAL NOT NULL
+        )""",
+        """CREATE TABLE daily_results (
+            day TEXT NOT NULL,
+            player_id TEXT NOT NULL REFERENCES players(id),
+            race_id TEXT NOT NULL UNIQUE REFERENCES races(id),
+            time_ms INTEGER,
+            count INTEGER NOT NULL,
+            flagged INTEGER NOT NULL DEFAULT 0,
+            ended REAL NOT NULL,
+            PRIMARY KEY (day, player_id)
+        )""",
+        "CREATE INDEX daily_results_by_time ON daily_results (day, time_ms)",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""
 

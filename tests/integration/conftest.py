@@ -239,13 +239,20 @@ class Servers:
     clients: list[Client] = field(default_factory=list)
 
     async def start(
-        self, store: Any = None, clock: Any = None, limiter: Any = None, **settings: Any
+        self,
+        store: Any = None,
+        clock: Any = None,
+        limiter: Any = None,
+        wall: Any = None,
+        **settings: Any,
     ) -> GameServer:
         db = settings.pop("db", str(self.tmp_path / "db.sqlite3"))
         config = Settings(host="127.0.0.1", port=0, db=db, **settings)
         extra: dict[str, Any] = {} if clock is None else {"clock": clock}
         if limiter is not None:
             extra["limiter"] = limiter
+        if wall is not None:  # the daily deal's wall clock (server/daily.py)
+            extra["wall"] = wall
         server = GameServer(config, store if store is not None else open_store(db), **extra)
         return await self.stack.enter_async_context(server)
 

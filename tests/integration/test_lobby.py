@@ -30,6 +30,7 @@ async def test_lobby_snapshot(server, player):
         "games": [],
         "games_total": 0,
         "arenas": [],
+        "daily": {"date": server.daily.today(), "players": 0, "best_ms": None},
         "id": "l",
     }
 

@@ -37,7 +37,17 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 CLEO = Identity("p-cleo", "Cleo", "hash-cleo", 1.0)
-TABLES = ["actions", "journal", "live_races", "marks", "players", "races", "schema_version"]
+TABLES = [
+    "actions",
+    "daily_deals",
+    "daily_results",
+    "journal",
+    "live_races",
+    "marks",
+    "players",
+    "races",
+    "schema_version",
+]
 KILL = b"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s"
 """Ends every connection to a database, as a server restart or a failover does."""
 
