@@ -31,7 +31,7 @@ ADMIN = ("ban", "unban", "forget", "bot", "clear", "rename", "annul", "review", 
 BENCHMARKS = (
     *("engine", "core", "store", "restore", "run", "bots", "fairplay", "cluster", "bus"),
     *("bot_pace", "loadgen", "memory", "race_server", "echo_websockets", "echo_picows"),
-    "chaos",
+    *("chaos", "arena"),  # not bench.daily: its main is a coroutine, its parser outside it
 )
 PROGRAMS: dict[str, tuple[str, tuple[str, ...]]] = {
     # How a program is written in the docs: its module's main, and its subcommands.
