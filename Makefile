@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8765
 DB   ?= flowergarden.sqlite3
 
-.PHONY: help venv constraints image services serve play practice test lint typecheck pytest schema catalogues schema-js stats bench bench-quick bench-cluster chaos bot-pace clean
+.PHONY: help venv constraints image services serve play practice test lint typecheck pytest schema catalogues schema-js screenshot stats bench bench-quick bench-cluster chaos bot-pace clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -58,6 +58,10 @@ constraints:  ## pin every dependency anew in constraints.txt, from a fresh venv
 # The server's image, with whichever engine is here: docker when it reaches its
 # daemon, else podman (a docker CLI with no engine is skipped for it). ENGINE=podman
 # chooses. Podman's own image format drops HEALTHCHECK: --format docker keeps it.
+# Podman also gets --no-cache: its builder reuses the layer of a RUN
+# --mount=type=bind,from=build whatever the wheels in that stage now are (buildah
+# issue 6609; Debian 12's podman 4.3 has it), so a cached build installs an old server.
+# Docker's BuildKit keys the layer on the mounted files, as it does for COPY.
 # PYTHON_IMAGE=... builds on another base (docs/operating.md, "The base image").
 IMAGE ?= flowergarden:local
 
@@ -70,7 +74,7 @@ image:  ## build the server's image $(IMAGE) with docker or podman
 		else echo "make image needs docker or podman, and neither is installed" \
 			"(Debian: apt-get install podman)" >&2; exit 1; fi; \
 	fi; \
-	set -x; "$$engine" build $$([ "$${engine##*/}" = podman ] && echo --format docker) \
+	set -x; "$$engine" build $$([ "$${engine##*/}" = podman ] && echo --format docker --no-cache) \
 		$(if $(PYTHON_IMAGE),--build-arg PYTHON_IMAGE=$(PYTHON_IMAGE)) -t $(IMAGE) .
 
 # The servers the store and bus tests start themselves (tests/services.py):
@@ -133,10 +137,15 @@ schema-js:  ## install ajv for the schema tests (tests/schema_js), when npm is t
 	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(SCHEMA_JS_STAMP); \
 	else echo "npm is missing: the ajv schema test will be skipped (make services)"; fi
 
+# The README's picture, taken by a browser test that writes it only when asked.
+# BENCH_STAMP for Pillow (matplotlib's), which cuts it to 64 colours.
+screenshot: $(BENCH_STAMP)  ## a race in the browser, written to docs/race.png (the README's picture)
+	FLOWERGARDEN_REQUIRE_SERVICES=1 FLOWERGARDEN_SCREENSHOT=docs/race.png $(BIN)/pytest -q tests/web/test_screenshot.py
+
 stats: $(STAMP)  ## deal statistics with 95% confidence intervals
 	$(BIN)/python -m engine stats --deals 200000
 
-bench: $(BENCH_STAMP)  ## the benchmarks: engine, cores, store, restoring races, load, bots, fair play, an arena, then several workers (about 21 minutes)
+bench: $(BENCH_STAMP)  ## the benchmarks: engine, cores, store, restoring races, load, bots, fair play, an arena, then several workers (about 24 minutes)
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.core
 	$(BIN)/python -m bench.store

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
-from core.backoff import RESTART
+from core.backoff import RESTART, Attempts
 
 from .chaos_check import EVENTS, Verdict, check
 from .chaos_proxy import Proxy
@@ -47,6 +48,10 @@ if TYPE_CHECKING:
     from .chaos_racers import Racer
 
 __all__ = ["KINDS", "Fault", "Harness", "recovery"]
+
+_STARTS = 5
+"""Starts of a killed worker that may fail in a row (as the supervisor, which has no
+bound) before the run gives up on it."""
 
 KINDS = ("stop", "kill", "cut", "redis", "postgres")
 """Every fault, by the name the report gives it."""
@@ -128,7 +133,16 @@ class Harness:
         fault = await self._begin("kill", victim, racers)
         await victim.kill()
         await asyncio.sleep(RESTART.first)  # as the supervisor waits before a restart
-        await victim.start()
+        restarts = Attempts(RESTART)
+        while True:
+            try:
+                await victim.start()
+                break
+            except RuntimeError:  # died as it started: the supervisor starts it again
+                if restarts.failures == _STARTS:
+                    raise
+                print(f"chaos: {victim.name} died as it started; again", file=sys.stderr)
+                await asyncio.sleep(restarts.failed())  # RESTART's delays, as the supervisor's
         return self._end(fault)
 
     async def cut_redis(self, victim: Worker, seconds: float, racers: Iterable[Racer]) -> Fault:

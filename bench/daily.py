@@ -2,8 +2,8 @@
 
 Every worker reads the count of today's ranked races every two seconds, and,
 when it moved, the races kept since its last read and the day's best clear
-(server/daily.py); ``GET /api/daily`` reads the first 100 of the board and the
-count (server/http/daily.py). This fills an SQLite store with ``N`` ranked races
+(server/daily_watch.py); ``GET /api/daily`` reads the first 100 of the board and the
+count (server/http/daily_pages.py). This fills an SQLite store with ``N`` ranked races
 of one day (52 cards each), then times each read: the median of 20, wall clock,
 through :class:`server.store.sqlite_store.SqliteStore` on an event loop. Prints
 a Markdown table.
@@ -23,7 +23,7 @@ from core.ghost import GHOST_ID
 from core.identity import Identity
 from core.race_kind import RaceKind
 from core.race_log import FinishedRace, MoveRecord, RaceStart
-from server.daily import MARGIN_S
+from server.daily_watch import MARGIN_S
 from server.store import SqliteStore, daily
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from protocol import RatingChange, Rules
 
 __all__ = [
     "DailyBoard",
-    "DailyLine",
+    "DailyBoardLine",
     "LeaderRow",
     "Leaderboard",
     "Profile",
@@ -78,7 +78,7 @@ class Profile(_Model):
     daily_best_streak: int = 0
 
 
-class DailyLine(_Model):
+class DailyBoardLine(_Model):
     """One ranked race on a day's board."""
 
     rank: int
@@ -98,9 +98,9 @@ class DailyBoard(_Model):
     """Revealed once the day is over (``GET /api/daily/DATE``)."""
     players: int
     """How many raced it ranked."""
-    board: list[DailyLine]
+    board: list[DailyBoardLine]
 
-    def place(self, name: str) -> DailyLine | None:
+    def place(self, name: str) -> DailyBoardLine | None:
         """``name``'s line on the board (names are unique ignoring case), or None."""
         wanted = name.casefold()
         return next((line for line in self.board if line.name.casefold() == wanted), None)

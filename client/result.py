@@ -13,7 +13,7 @@ from rich.text import Text
 from lang import t
 
 from . import words
-from .competitions import arena_result_words, daily_result_words
+from .competition_words import arena_result_words, daily_result_words
 from .render import player_names
 from .words import outcome_words
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from .apidata import DailyBoard
     from .bests import Best, PracticeBest
-    from .competitions import ArenaView
+    from .competition_words import ArenaView
     from .race_view import Outcome, RaceView
 
 __all__ = [

@@ -78,7 +78,7 @@ from protocol import (
 )
 
 from .apidata import Profile, whole
-from .competitions import ArenaView
+from .competition_words import ArenaView
 from .dealcheck import check_deal
 from .keys import assign_labels
 from .lookups import Lookups

@@ -1,7 +1,7 @@
 """``python -m engine``: the engine's own command line.
 
 ``python -m engine stats --deals 200000`` measures what the rules imply (see
-:mod:`engine.stats`) and prints it; the defaults reproduce the README's figures.
+:mod:`engine.stats`) and prints it; the defaults reproduce docs/game.md's figures.
 
 ``python -m engine verify RACE.json`` checks a finished race's record (the JSON
 of ``GET /api/races/GAME_ID``; ``-`` reads it from stdin) by
@@ -81,7 +81,7 @@ def _add_stats_options(stats: argparse.ArgumentParser) -> None:
         type=_int_at_least(0),
         default=0,
         help="derive the deals' seeds from this (deal i uses seed SEED * 2**32 + i; "
-        "default: %(default)s, the README's figures)",
+        "default: %(default)s, docs/game.md's figures)",
     )
     stats.add_argument(
         "--progress",

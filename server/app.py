@@ -39,7 +39,7 @@ from server.transport.listener import Listener
 from .arena_keeper import ArenaKeeper
 from .arena_schedule import ArenaSchedule, arena_plans
 from .conn import Conn, error
-from .daily import DailyWatch
+from .daily_watch import DailyWatch
 from .delivery import Delivery
 from .hellos import Hellos
 from .identities import Identities
@@ -86,7 +86,7 @@ class GameServer:
         the limit); ``worker`` names this process in ``/metrics`` and among the
         workers that share a lobby through Redis at ``redis``
         (server/cluster/cluster.py); with none, the lobby is this process's alone.
-        ``wall``: the wall clock by which the daily deal's day turns (server/daily.py)."""
+        ``wall``: the wall clock by which the daily deal's day turns (server/daily_watch.py)."""
         self.settings = settings
         self.store = store
         self.clock = clock

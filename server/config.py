@@ -1,7 +1,7 @@
 """The server's settings: command-line flags, each also ``FLOWERGARDEN_<NAME>``.
 
 A flag on the command line wins over the environment, which wins over the
-default. README.md ("Running a server") lists them.
+default. docs/server.md ("Flags") lists them.
 
 Every field of :class:`Settings` is a flag. What follows from the flags
 without being one is a property: :attr:`Settings.reuse_port`, so that no

@@ -76,12 +76,17 @@ class Delivery:
         :meth:`persist`)."""
         self.epochs: dict[str, int] = {}
         """The epoch under which this worker owns each of its live races (the store's)."""
+        self._unwritten: dict[str, asyncio.Future[None]] = {}
+        """Each race's last gate not yet open. A frame of the race that records nothing
+        (a ``game_state``, made from the race in memory) waits on it too: it must not
+        show a play that the store has not kept, and may yet refuse."""
 
     def deliver(self, outputs: list[Output], sender: str, request_id: RequestId | None) -> None:
         """Carry out the cores' outputs in order; the sender's first frame carries the id."""
         barrier: asyncio.Future[Any] | None = None
         conns = self._conns
         for out in outputs:
+            held = barrier
             if isinstance(out, SendPlayed):
                 frame = out.frame()
                 self._metrics.plays += 1
@@ -90,6 +95,8 @@ class Delivery:
                 if isinstance(out.message, GameStart) and out.message.seat == 0:
                     start = out.message
                     log.info("race %s started: %s", start.game_id, " v ".join(start.players))
+                if held is None:  # behind what is still being written of its race
+                    held = self._unwritten.get(getattr(out.message, "game_id", ""))
             else:
                 written = self._carry_out(out)
                 if written is not None:
@@ -100,10 +107,10 @@ class Delivery:
                 if conn is None:
                     continue
                 if player_id == sender and request_id is not None:
-                    conn.outbox.push(with_id(frame, request_id), barrier)
+                    conn.outbox.push(with_id(frame, request_id), held)
                     request_id = None
                 else:
-                    conn.outbox.push(frame, barrier)
+                    conn.outbox.push(frame, held)
 
     def send_away(self, player_ids: Iterable[str], reason: str) -> None:
         """Close the connections of ``player_ids`` here with 1012, so that they come back
@@ -135,6 +142,8 @@ class Delivery:
         gate = gates.get(game_id)
         if gate is None:
             gate = gates[game_id] = future.get_loop().create_future()
+            if game_id is not None:
+                self._unwritten[game_id] = gate
         return gate
 
     def _carry_out(self, out: Output) -> asyncio.Future[Any] | None:
@@ -178,6 +187,9 @@ class Delivery:
         then its gate opens (or fails, with the write)."""
         self.writes.discard(future)
         gates = self._gates.pop(future)
+        for game_id, gate in gates.items():
+            if game_id is not None and self._unwritten.get(game_id) is gate:
+                del self._unwritten[game_id]
         if future.cancelled():
             for gate in gates.values():
                 gate.cancel()

@@ -21,7 +21,7 @@ from lang import t
 from protocol import BotRequest, Cancel, CreateRoom, Daily, JoinRoom, LeaveArena, Rules, Seek, Watch
 
 from ..apidata import rating_text
-from ..competitions import events_text
+from ..competition_words import events_text
 from ..levels import DEFAULT_LEVEL, bot_wait_words
 from ..messages import Command, Notice
 from ..render import (
@@ -35,7 +35,7 @@ from ..render import (
 from ..words import lobby_help
 from .base import StateScreen, TextView, refill
 from .browse import HistoryScreen, LeaderboardScreen, ProfileScreen
-from .competitions import ArenasScreen, DailyBoardScreen
+from .competition_screens import ArenasScreen, DailyBoardScreen
 from .forms import BotScreen, RulesChoice, RulesScreen
 from .howto_screen import HowToPlayScreen
 from .modals import HelpScreen, JoinScreen

@@ -16,7 +16,7 @@ from textual.widgets import Input
 from lang import t
 from protocol import Daily, LeaveArena, Redeal, Rematch, Report, Resign
 
-from ..competitions import race_kind_line
+from ..competition_words import race_kind_line
 from ..keys import BED_KEYS, BOUQUET_KEYS
 from ..messages import BackToLobby, CardKey, CardTyped, Command, Notice
 from ..render import render_idle, render_link_reason, render_topbar
@@ -25,7 +25,7 @@ from ..words import KEY_WORDS, REMATCH_ID, REPORT_ID, key_help, key_hints
 from .base import StateScreen, TextView
 from .boards import BoardView
 from .browse import ProfileScreen
-from .competitions import DailyBoardScreen
+from .competition_screens import DailyBoardScreen
 from .modals import ConfirmScreen, HelpScreen
 from .standing import ReportScreen
 

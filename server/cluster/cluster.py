@@ -126,7 +126,7 @@ class Cluster:
         self.bus.on_reconnect = self.failover.reconnected
         self.bus.on_broken = self._link_broken
         await self.bus.start()
-        await self.shared.beat(self.incarnation)
+        await self.failover.tried(lambda: self.shared.beat(self.incarnation))
         # Born first: whoever held a link with this worker's last incarnation
         # drops it now, not once a lease has lapsed.
         self.bus.broadcast(Born(self.worker, self.incarnation))

@@ -17,6 +17,7 @@ published while a subscription was down are lost.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -28,6 +29,8 @@ from core.backoff import REDIS
 from .shared import BEAT, LEASE
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable, Iterable
+
     from .cluster import Cluster
 
 __all__ = ["Failover"]
@@ -100,7 +103,14 @@ class Failover:
 
     async def adopt(self) -> None:
         """At start: the races listed under this worker's name (it ran before under
-        it, and died), and those no worker lists (Redis lost them while all were down)."""
+        it, and died), and those no worker lists (Redis lost them while all were down).
+
+        Tried again while Redis fails (a slow answer, on a loaded machine): a worker
+        that gave up here would only be started again, later.
+        """
+        await self.tried(self._adopt)
+
+    async def _adopt(self) -> None:
         cluster, shared = self._cluster, self._cluster.shared
         owners = await shared.owners()
         live = {start.game_id for start, _, _ in await cluster.store.live_races()}
@@ -119,7 +129,7 @@ class Failover:
         async with self._taking_over:
             owners = await shared.owners() if owners is None else owners
             theirs = [game_id for game_id, owner in owners.items() if owner == dead]
-            mine = [game_id for game_id in theirs if await shared.claim(game_id, dead)]
+            mine = await shared.claim(theirs, dead)
             if mine:
                 await self._restored(set(mine), dead)
             self._cluster.links.drop_links_with(dead)
@@ -175,12 +185,20 @@ class Failover:
         Tried again while Redis still refuses (its first answers after a
         restart may not be), with the delays of the one retry policy.
         """
-        for _, delay in zip(range(_SAY_AGAIN_TRIES), REDIS.delays(), strict=False):
+        with contextlib.suppress(RedisError, OSError):  # each failure is logged
+            await self.tried(self._say_again)
+
+    async def tried(self, call: Callable[[], Awaitable[None]]) -> None:
+        """``call``, tried again while Redis fails, with the delays of the one retry
+        policy; the last failure is raised."""
+        for attempt, delay in enumerate(REDIS.delays(), start=1):
             try:
-                await self._say_again()
+                await call()
                 return
             except (RedisError, OSError) as exc:
                 log.warning("cluster: Redis not ready yet (%s)", exc)
+                if attempt == _SAY_AGAIN_TRIES:
+                    raise
                 await asyncio.sleep(delay)  # a backoff, not a wait for an event
 
     async def _say_again(self) -> None:
@@ -192,9 +210,8 @@ class Failover:
             # empty Redis, this worker may find a race claimed by another meanwhile
             # (it lets it go once its lease is renewed), and must not claim it back.
             if await shared.adopt(game_id) or await shared.owner(game_id) == cluster.worker:
-                await self._home_here(game_id)  # its players away too: their result is here
-        for player_id in glue.players_here():
-            await shared.set_home(player_id, cluster.worker)
+                await self._home_here([game_id])  # its players away too: their result is here
+        await shared.set_homes(glue.players_here(), cluster.worker)
         for code in lobby.open_rooms():
             await shared.open_room(code)
         await cluster.seek_again()
@@ -209,17 +226,16 @@ class Failover:
         its players' home: a racer away when the race ends learns the result
         only from the lobby core that ended it, so their hello must come here.
         """
-        cluster = self._cluster
-        await cluster.glue.restore_races(game_ids)
-        for game_id in game_ids:
-            await self._home_here(game_id)
+        await self._cluster.glue.restore_races(game_ids)
+        await self._home_here(game_ids)
 
-    async def _home_here(self, game_id: str) -> None:
-        """Name this worker the home of the players of race ``game_id``, if it is here."""
+    async def _home_here(self, game_ids: Iterable[str]) -> None:
+        """Name this worker the home of the players of races ``game_ids`` that are here
+        (in one round trip: a takeover's players wait for it)."""
         cluster = self._cluster
-        race = cluster.lobby.race(game_id)
-        for player_id in race.player_ids if race is not None else ():
-            await cluster.shared.set_home(player_id, cluster.worker)
+        races = [cluster.lobby.race(game_id) for game_id in game_ids]
+        players = [p for race in races if race is not None for p in race.player_ids]
+        await cluster.shared.set_homes(players, cluster.worker)
 
     async def _restored(self, game_ids: set[str], dead: str) -> None:
         """Restore ``game_ids``, the races of ``dead``, here; log and count it."""

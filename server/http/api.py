@@ -38,7 +38,7 @@ from server.transport.logbudget import LogBudget
 from server.transport.responses import http_response, json_bytes_response
 
 from . import arena_pages
-from .daily import DailyPages, is_date, utc_today
+from .daily_pages import DailyPages, is_date, utc_today
 from .export import iso_date, race_record, summary
 from .models import ErrorAnswer, LeaderboardAnswer, LeaderLine, PlayerProfile, RaceHistory
 from .openapi import GAME_ID_PATTERN, HISTORY_LIMIT, LEADERBOARD_LIMIT, LIMIT_DIGITS, document

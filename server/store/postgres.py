@@ -244,7 +244,9 @@ class PgDatabase:
             else:
                 taken = await conn.execute(_TAKE, (list(only),))
             epochs: dict[str, int] = dict(await taken.fetchall())
-            races = [race for race in await _live_races(conn) if race[0].game_id in epochs]
+            # Only those taken, journals included: a hello adopting its one race
+            # must not read every race's journal (under load, a second each).
+            races = await _live_races(conn, list(epochs))
         return [(race, epochs[race[0].game_id]) for race in races]
 
     async def execute(self, sql: str) -> list[Row]:
@@ -285,12 +287,17 @@ class PgDatabase:
         return conn
 
 
-async def _live_races(conn: psycopg.AsyncConnection[TupleRow]) -> list[LiveRace]:
-    """Every live race and its journal, read in the transaction under way."""
-    races = await (await conn.execute(for_postgres(rows.LIVE_RACES))).fetchall()
-    entries = await conn.execute(
-        b"SELECT race_id, seq, seat, what, at FROM journal ORDER BY race_id, seq"
-    )
+async def _live_races(
+    conn: psycopg.AsyncConnection[TupleRow], among: list[str] | None = None
+) -> list[LiveRace]:
+    """Every live race (or those ``among``) and its journal, read in the transaction
+    under way."""
+    if among is None:
+        races = await (await conn.execute(for_postgres(rows.LIVE_RACES))).fetchall()
+        entries = await conn.execute(_JOURNALS)
+    else:
+        races = await (await conn.execute(_LIVE_RACES_AMONG, (among,))).fetchall()
+        entries = await conn.execute(_JOURNALS_AMONG, (among,))
     journals: dict[object, list[Entry]] = {}
     for race_id, seq, seat, what, at in await entries.fetchall():
         journals.setdefault(race_id, []).append(Entry(seq, seat, what, at))
@@ -298,6 +305,12 @@ async def _live_races(conn: psycopg.AsyncConnection[TupleRow]) -> list[LiveRace]
 
 
 _EPOCHS = b"SELECT id, epoch FROM live_races WHERE id = ANY(%s) FOR SHARE"
+_LIVE_RACES_AMONG = for_postgres(rows.LIVE_RACES_WHERE.format(" WHERE l.id = ANY(?)"))
+_JOURNALS = b"SELECT race_id, seq, seat, what, at FROM journal ORDER BY race_id, seq"
+_JOURNALS_AMONG = (
+    b"SELECT race_id, seq, seat, what, at FROM journal WHERE race_id = ANY(%s)"
+    b" ORDER BY race_id, seq"
+)
 _LOCK_ACTIONS = b"LOCK TABLE actions IN SHARE ROW EXCLUSIVE MODE"
 """Scripts take turns (the mode conflicts with itself), and reads of the log go on."""
 _TAKE = b"UPDATE live_races SET epoch = epoch + 1 WHERE id = ANY(%s) RETURNING id, epoch"

@@ -165,7 +165,7 @@ MIGRATIONS: tuple[tuple[bytes, ...], ...] = (
         )""",
         b"CREATE INDEX players_unused ON players (games, last_seen)",
     ),
-    # 5 -> 6: the daily deal, as SQLite's 9 -> 10 (server/store/daily.py): races' kinds,
+    # 5 -> 6: the daily deal, as SQLite's 9 -> 10 (server/store/daily_rows.py): races' kinds,
     # each day's seed and commit, each day's ranked races, and each player's streak.
     (
         b"ALTER TABLE live_races ADD COLUMN kind text",

@@ -207,7 +207,7 @@ class StandingRow:
     """Races in which their play was flagged, not cleared (server/store/marks.py)."""
     forgotten: bool
     last_daily: str | None = None
-    """The last day they raced the daily deal ranked (server/store/daily.py)."""
+    """The last day they raced the daily deal ranked (server/store/daily_rows.py)."""
 
 
 def history_query(player_id: str, limit: int, before: str | None) -> tuple[str, Row]:

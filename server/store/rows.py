@@ -24,7 +24,7 @@ from core.glicko2 import Glicko
 from core.race_kind import PLAIN, RaceKind
 from core.race_log import Entry, FinishedRace, MoveRecord, RaceStart, to_ms
 
-from .daily import results
+from .daily_rows import results
 from .faults import StoreRefused
 from .marks import FLAG
 
@@ -77,12 +77,15 @@ TAKE = "UPDATE live_races SET epoch = epoch + 1 WHERE id IN ({}) RETURNING id, e
 """Taking races (all, or those named): each one's next epoch, drawn atomically."""
 """A finished race is its record: its live row, and so its journal, is done with."""
 
-LIVE_RACES = (
+LIVE_RACES_WHERE = (
     "SELECT l.id, l.rules, l.dealing, l.seeds, l.ratings, l.player0, l.player1,"
     " p0.name, p1.name, l.elapsed, l.bot0, l.bot1, l.kind FROM live_races AS l"
     " LEFT JOIN players AS p0 ON p0.id = l.player0"
-    " LEFT JOIN players AS p1 ON p1.id = l.player1 ORDER BY l.started, l.id"
+    " LEFT JOIN players AS p1 ON p1.id = l.player1{} ORDER BY l.started, l.id"
 )
+"""The live races (those the ``WHERE`` clause put in the braces keeps), oldest first,
+as :func:`live_race` reads them."""
+LIVE_RACES = LIVE_RACES_WHERE.format("")
 """Every live race, oldest first, as :func:`live_race` reads it."""
 
 INSERT_RACE = (

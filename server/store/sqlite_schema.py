@@ -223,7 +223,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX players_unused ON players (games, last_seen)",
     ),
-    # 9 -> 10: the daily deal (server/store/daily.py): a race's kind (core/race_kind.py,
+    # 9 -> 10: the daily deal (server/store/daily_rows.py): a race's kind (core/race_kind.py,
     # JSON, null for a plain race) on live and finished races, so a restored daily race
     # keeps its day and ghost; each day's seed and commit; each day's ranked races; and
     # each player's streak.

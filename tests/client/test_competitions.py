@@ -1,4 +1,4 @@
-"""The daily deal and arenas in words (client/competitions.py), from the protocol's own models.
+"""The daily deal and arenas in words (client/competition_words.py), from the protocol's own models.
 
 The server's side is wired elsewhere; these pin what the terminal says of each message
 the contract defines (PROTOCOL.md, "The daily deal", "Arenas"), on a hand-moved clock.
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from client.apidata import DailyBoard, Profile
-from client.competitions import (
+from client.competition_words import (
     ArenaView,
     arena_line,
     arena_result_words,

@@ -251,7 +251,7 @@ class Servers:
         extra: dict[str, Any] = {} if clock is None else {"clock": clock}
         if limiter is not None:
             extra["limiter"] = limiter
-        if wall is not None:  # the daily deal's wall clock (server/daily.py)
+        if wall is not None:  # the daily deal's wall clock (server/daily_watch.py)
             extra["wall"] = wall
         server = GameServer(config, store if store is not None else open_store(db), **extra)
         return await self.stack.enter_async_context(server)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import engine
 from core.daily import DAILY_RULES
 from core.ghost import GHOST_NAME
-from server.store.daily import next_day, utc_day
+from server.store.daily_rows import next_day, utc_day
 
 from .conftest import TIMEOUT, apply, legal
 from .test_api import get
@@ -253,7 +253,7 @@ async def test_a_clear_on_one_worker_is_the_ghost_on_another(
     ann = await player(w1)
     start, _ = await first_clear(w1, ann)
 
-    async def knows_the_best() -> None:  # within a poll of the store (server/daily.py)
+    async def knows_the_best() -> None:  # within a poll of the store (server/daily_watch.py)
         while (info := w2.lobby.snapshot().daily) is None or info.best_ms is None:
             w2.daily.told.clear()
             await w2.daily.told.wait()

@@ -12,13 +12,26 @@ frame to drop. Now each race's frames wait on a gate of their own, which a
 refusal cancels wherever the frames are queued, and a race that ended here
 and was refused is let go of like a live one: its racers are sent away
 (1012) and forget that end.
+
+A second finding: a racer told ``game_state`` at seq 68, then at seq 67 by the
+race's next owner. Their home had answered their coming back (from another
+worker) with the race as it stood in memory, a play still being written
+under an epoch the store then refused. A frame of a race that records
+nothing now waits for what is still being written of that race.
 """
 
 from __future__ import annotations
 
+import asyncio
+
+import psycopg
+
 from server.store import open_store
 
-from .conftest import play_out
+from .conftest import TIMEOUT, WINNABLE, legal, play_out, seek_pair
+from .test_faults_takeover import POLL, lock_waited_on, workers
+
+__all__ = ["workers"]  # the fixture, for the test below
 
 ENDS = ("status", "game_over")
 
@@ -50,3 +63,32 @@ async def test_a_race_whose_end_the_store_refuses_announces_no_end(
     await back.hello(token=racing.a.token)
     state = (await back.until("game_state"))[-1]
     assert state["over"] is None and state["seq"] == acks[-1]["seq"]
+
+
+async def test_a_game_state_never_shows_a_play_the_store_may_refuse(
+    workers, player, connect, postgres_url
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    board, acks = await play_out(racing.a, racing.board_a(), limit=2)
+    await racing.b.until("played")
+    told = acks[-1]["seq"]
+    async with await psycopg.AsyncConnection.connect(postgres_url) as taker:
+        # Another worker takes the race: its row locked, w1's next write waits on it.
+        await taker.execute(b"SELECT 1 FROM live_races WHERE id = %s FOR UPDATE", (racing.game_id,))
+        await racing.a.send(type="play", card=legal(board)[0])
+        await lock_waited_on(postgres_url)
+        # Bob comes back through w2: his home, w1, answers with the race in memory.
+        back = await connect(w2)
+        await back.hello(token=racing.b.token)
+        remotes = w1.peers.links.remotes
+        async with asyncio.timeout(TIMEOUT):
+            while back.player_id not in {r.player.player_id for r in remotes.values() if r.player}:
+                await asyncio.sleep(POLL)  # polling w1's links, within the deadline
+        await taker.execute(
+            b"UPDATE live_races SET epoch = epoch + 1 WHERE id = %s", (racing.game_id,)
+        )
+        await taker.commit()  # w1's write is refused: the play was never the race's
+    seen = await back.expect_close(1012)
+    assert all(m.get("seq", 0) <= told for m in seen if m.get("game_id") == racing.game_id), seen

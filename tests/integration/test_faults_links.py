@@ -185,3 +185,21 @@ async def test_a_racer_whose_race_ended_while_their_link_was_lost_learns_its_end
     back = await player(w2, token=bob.token)
     state = (await back.until("game_state"))[-1]
     assert state["game_id"] == start["game_id"] and state["over"] is not None
+
+
+async def test_a_worker_starting_while_redis_fails_starts_once_it_answers(
+    workers, player, redis_server, caplog
+) -> None:
+    # A finding of make chaos: a worker started again after a kill died at once when
+    # a loaded Redis answered its first commands too late (a timeout), and was only
+    # started again later. A command that fails stands for the late answer here.
+    caplog.set_level(logging.WARNING, logger="flowergarden.server")
+    async with Redis.from_url(redis_server.url) as redis:
+        await redis.set("fg:races", "not a hash")  # reading the races' owners fails
+        starting = asyncio.create_task(workers("w1"))
+        async with asyncio.timeout(TIMEOUT):
+            while not any("not ready yet" in record.getMessage() for record in caplog.records):
+                await asyncio.sleep(POLL)  # polling the log, within the deadline
+        await redis.delete("fg:races")
+    w1 = await asyncio.wait_for(starting, TIMEOUT)  # it waited, and did not give up
+    await player(w1)

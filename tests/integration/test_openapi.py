@@ -87,7 +87,8 @@ async def test_the_document_is_openapi_3_1_and_every_answer_fits_it(server, play
     await ann.send(type="join_arena", arena_id="doc-arena")
     await ann.recv("arena")
 
-    values = {"name": ann.name, "game_id": rated.game_id, "arena_id": "doc-arena"}
+    values = {"name": ann.name, "game_id": rated.game_id, "arena_id": "doc-arena",
+              "date": str(server.daily.today())}  # fmt: skip
     asked = {}
     for template in document["paths"]:
         if template.startswith("/api/admin/"):
@@ -99,7 +100,7 @@ async def test_the_document_is_openapi_3_1_and_every_answer_fits_it(server, play
     assert set(asked) >= {
         "/healthz", "/metrics", "/api/leaderboard", "/api/players/{name}",
         "/api/players/{name}/races", "/api/races/{game_id}", "/api/openapi.json",
-        "/api/arenas", "/api/arenas/{arena_id}",
+        "/api/arenas", "/api/arenas/{arena_id}", "/api/daily", "/api/daily/{date}",
     }  # fmt: skip
     assert ann.name.encode() in asked["/api/arenas/{arena_id}"][2]
     assert b'"settled"' in asked["/api/leaderboard"][2]
@@ -113,6 +114,8 @@ async def test_the_document_is_openapi_3_1_and_every_answer_fits_it(server, play
         ("/api/players/{name}/races", f"/api/players/{ann.name}/races?before=ffffffffffffffff"),
         ("/api/races/{game_id}", "/api/races/0123456789abcdef"),
         ("/api/arenas/{arena_id}", "/api/arenas/no-such-arena"),
+        ("/api/daily/{date}", "/api/daily/2026-02-30"),
+        ("/api/daily/{date}", "/api/daily/1999-01-01"),
         ("/api/leaderboard", "/api/leaderboard?limit=%D9%A1%D9%A0"),
     ):
         answer = await fetch(server, path)

@@ -1,4 +1,4 @@
-"""The daily deal in the store, on SQLite and PostgreSQL (server/store/daily.py).
+"""The daily deal in the store, on SQLite and PostgreSQL (server/store/daily_rows.py).
 
 A day's seed is drawn once, whoever draws first; a ranked daily race enters its day's
 board and its player's streak in the transaction that records it; a live daily race
@@ -18,7 +18,7 @@ from core.fair_play import Evidence
 from core.ghost import Ghost, LineMove
 from core.race_kind import RaceKind
 from core.race_log import FinishedRace, MoveRecord, RaceStart
-from server.store import daily
+from server.store import daily_rows as daily
 
 from ..store_backends import recorded
 from .test_store import ANN, BOB, with_players

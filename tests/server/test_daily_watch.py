@@ -1,4 +1,4 @@
-"""The daily deal's glue on its own (server/daily.py): the day turns at midnight on the wall
+"""The daily deal's glue on its own (server/daily_watch.py): the day turns at midnight on the wall
 clock, even while the store fails, from the deal drawn a day ahead."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import time
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from server.daily import DailyWatch, seconds_to_midnight
+from server.daily_watch import DailyWatch, seconds_to_midnight
 from server.store import SqliteStore, StoreUnavailable
-from server.store.daily import day_row, next_day, utc_day
+from server.store.daily_rows import day_row, next_day, utc_day
 
 if TYPE_CHECKING:
     from pathlib import Path

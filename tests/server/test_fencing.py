@@ -84,3 +84,19 @@ async def test_a_take_waits_for_a_write_under_way_and_then_fences_it(
     assert epoch == 2 and [entry.seq for entry in live[1]] == [1, 2, 3]
     assert await later == {"g1"}
     await store.close()
+
+
+async def test_taking_one_race_reads_its_journal_alone(backend: AnyBackend) -> None:
+    # A hello adopting its one race takes it alone: only that race and its journal are
+    # read (PostgreSQL reads no other journal), the others' entries left where they are.
+    store = await with_players(backend)
+    for game_id in ("g1", "g2", "g3"):
+        await store.begin_race(start_of(game_id), 1000.0)
+    await store.journal("g1", Entry(1, 0, "AS", 0.5), 1)
+    await store.journal("g2", Entry(1, 1, "AH", 0.6), 1)
+    await store.journal("g2", Entry(2, 0, "2H", 0.8), 1)
+    await store.journal("g3", Entry(1, 0, "AD", 0.7), 1)
+    ((live, epoch),) = await store.take_races({"g2"})
+    assert (live[0].game_id, epoch) == ("g2", 2)
+    assert [(entry.seq, entry.what) for entry in live[1]] == [(1, "AH"), (2, "2H")]
+    await store.close()

@@ -16,11 +16,13 @@ from typing import get_args
 
 import pytest
 
+import lang
 import web.facts
 from core.backoff import CLIENT
-from core.bots import BOT_NAMES
+from core.bots import BOT_NAMES, NAME_PREFIX
 from core.events import Refused
 from core.identity import Registry
+from lang import BROWSER
 from protocol import ERROR_CODES, NAME_RULE, BoardStatus, BotRequest, Rules
 from protocol.close_codes import CloseCode
 
@@ -119,11 +121,17 @@ NAMES = ["Ann", "a" * 20, "a" * 21, "", "Ann\n", "\nAnn", "Ann Lee", "Zoë", "-_
 BOTS = ["BOT-Hare", "bot-x", "Bot-", "BOTx", "ROBOT-1"]
 
 
+ENGLISH = lang.catalogue("en", BROWSER)
+
+
 def server_says(name: str) -> str:
+    """The server's refusal of ``name``, in the words the page has for it (English)."""
     try:
         Registry().check_name(name)
     except Refused as refused:
-        return refused.message
+        if refused.message == NAME_RULE:
+            return ENGLISH.text("name.rule", max=20)
+        return ENGLISH.text("signin.bot_prefix", prefix=NAME_PREFIX)
     return ""
 
 
@@ -156,16 +164,22 @@ def test_the_page_reconnects_on_the_clients_policy(web, new_page):
 
 def test_the_page_has_words_for_every_status(web, new_page):
     page = new_page(web.base)
+    statuses = get_args(BoardStatus)
     shown = page.evaluate(
-        """async () => Object.keys((await import("/js/words.js")).STATUS_WORDS)"""
+        """async (statuses) => {
+          const { statusWords } = await import("/js/words.js");
+          return statuses.map(statusWords);
+        }""",
+        list(statuses),
     )
-    assert sorted(shown) == sorted(get_args(BoardStatus))
+    english = lang.catalogue("en", BROWSER)
+    assert shown == ["" if s == "playing" else english.text(f"status.{s}") for s in statuses]
 
 
 def test_the_page_fills_its_forms_from_the_facts(web, new_page):
     page = new_page(web.base)
     name = page.get_by_role("textbox", name="Name")
-    expect(page.locator("#name-rule")).to_have_text(NAME_RULE)
+    expect(page.locator("#name-rule")).to_have_text(ENGLISH.text("name.rule", max=20))
     expect(name).to_have_attribute("maxlength", "20")
     sign_in(page)
     page.get_by_text("Rules:").click()

@@ -113,7 +113,7 @@ def test_a_refused_report_is_said_on_the_result(web, new_page) -> None:
     ann.get_by_role("button", name="Send the report").click()
     answer = ann.locator("#report-state")
     expect(answer).to_have_class("report-state error")
-    expect(answer).to_contain_text("you have reported that race already")
+    expect(answer).to_have_text("you have reported this race already")  # by code
     expect(ann.locator("#race-notice")).to_have_text("")  # said beside the report only
 
 

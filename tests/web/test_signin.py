@@ -3,7 +3,9 @@ keeps per server, which brings the same player back."""
 
 from __future__ import annotations
 
-from protocol import NAME_RULE
+import lang
+from lang import BROWSER
+from web.facts import facts
 
 from .helpers import expect, fresh_name, sign_in
 
@@ -15,7 +17,9 @@ def test_a_bad_or_taken_name_is_said_so(web, new_page) -> None:
     error = bob.get_by_role("alert")
     bob.get_by_role("textbox", name="Name").fill("no spaces allowed")
     bob.get_by_role("button", name="Play", exact=True).click()
-    expect(error).to_have_text(NAME_RULE)  # the server's rule, in its words
+    longest = dict((name, value) for name, _, value in facts())["NAME_MAX"]
+    rule = lang.catalogue("en", BROWSER).text("name.rule", max=longest)
+    expect(error).to_have_text(rule)  # the server's rule, in the page's language
     bob.get_by_role("textbox", name="Name").fill("bot-Hare")
     bob.get_by_role("button", name="Play", exact=True).click()
     expect(error).to_have_text("names starting with BOT- are the server's bots")

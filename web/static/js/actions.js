@@ -5,6 +5,7 @@
 import { botLevel, readBotAfter } from "./bot_form.js";
 import { parseLenient } from "./cards.js";
 import { REPORT_REASON_MAX } from "./facts.js";
+import { t } from "./i18n.js";
 import { byId } from "./dom.js";
 import { resolveKey } from "./keys.js";
 import { clearHash, route } from "./routes.js";
@@ -69,7 +70,7 @@ export class Actions {
     byId("join-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const code = byId("room-code").value.trim().toUpperCase();
-      if (!code) return this.note("type the room code your opponent gave you");
+      if (!code) return this.note(t("lobby.type_code"));
       this.send({ type: "join_room", code });
     });
     byId("redeal").addEventListener("click", () => this.redeal());
@@ -93,7 +94,7 @@ export class Actions {
       const text = input.value;
       input.value = "";
       const card = parseLenient(text);
-      if (card === null) return this.note(`${JSON.stringify(text.trim())} is not a card: try qh, 10h or th`);
+      if (card === null) return this.note(t("race.not_a_card", { text: text.trim() }));
       this.play(card);
     });
   }
@@ -112,7 +113,7 @@ export class Actions {
     if (read.error) return this.note(read.error);
     const rules = { ...read.rules };
     delete rules.rated;
-    if (this.state.waiting?.kind === "room") return this.note("close your room first to race a bot");
+    if (this.state.waiting?.kind === "room") return this.note(t("lobby.close_room_bot"));
     if (this.state.waiting?.kind === "seeking") this.app.send({ type: "cancel" });
     this.send(seekWith(rules, { after_s: 0, level: botLevel() }));
   }
@@ -168,7 +169,7 @@ export class Actions {
   /** Today's daily deal at once, against the ghost (or the bot before anyone cleared it);
    * a quick match already waiting is given up for it, as for a bot. */
   raceDaily() {
-    if (this.state.waiting?.kind === "room") return this.note("close your room first to race the daily deal");
+    if (this.state.waiting?.kind === "room") return this.note(t("lobby.close_room_daily"));
     if (this.state.waiting?.kind === "seeking") this.app.send({ type: "cancel" });
     this.send({ type: "daily" });
   }
@@ -176,11 +177,11 @@ export class Actions {
   async copy(link) {
     try {
       await navigator.clipboard.writeText(link);
-      this.note("link copied", false);
+      this.note(t("lobby.link_copied"), false);
     } catch {
       const input = byId("room-link");
       input?.select();
-      this.note("the link is selected: copy it with your usual keys", false);
+      this.note(t("lobby.link_selected"), false);
     }
   }
 
@@ -212,14 +213,14 @@ export class Actions {
     if (!race) return;
     if (!race.canPlay) return this.note(race.whyNotPlaying());
     const board = race.board;
-    if (!board.redealsLeft) return this.note("no redeal left");
-    if (board.playable().length) return this.note("a redeal is only for when you are stuck");
+    if (!board.redealsLeft) return this.note(t("race.no_redeal"));
+    if (board.playable().length) return this.note(t("race.redeal_when_stuck"));
     this.send({ type: "redeal" });
   }
 
   resign() {
     const race = this.state.race;
-    if (!race || race.watching || race.over) return this.note(race ? race.whyNotPlaying() : "you are not in a race");
+    if (!race || race.watching || race.over) return this.note(race ? race.whyNotPlaying() : t("error.not_in_game"));
     const dialog = byId("confirm-resign");
     dialog.returnValue = "";
     dialog.showModal();
@@ -227,7 +228,7 @@ export class Actions {
 
   rematch() {
     const race = this.state.race;
-    if (!race?.over || race.watching) return this.note("a rematch is for after the race");
+    if (!race?.over || race.watching) return this.note(t("race.rematch_after"));
     if (this.app.send({ type: "rematch", id: REMATCH_ID })) race.rematchAsked = true;
     this.app.render();
   }
@@ -235,7 +236,7 @@ export class Actions {
   back() {
     const race = this.state.race;
     if (!race) return;
-    if (!race.watching && race.over === null) return this.note("the race is on: resign first to leave it", false);
+    if (!race.watching && race.over === null) return this.note(t("race.resign_to_leave"), false);
     if (race.watching && race.over === null) this.app.send({ type: "cancel" }); // stop watching
     if (route().action?.type === "watch") clearHash();
     this.onLeaveRace?.(race);

@@ -1,6 +1,8 @@
 // The server's read-only HTTP API (PROTOCOL.md, "HTTP"), on the same origin as the page
 // (or the one ?server= names). An unknown name or id is 404 with {"error": code}.
 
+import { t } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, code, words) {
     super(words);
@@ -9,9 +11,9 @@ export class ApiError extends Error {
   }
 }
 
-const WORDS = {
-  player_not_found: "no player has that name",
-  race_not_found: "no finished race has that id",
+const KEYS = {
+  player_not_found: "api.player_not_found",
+  race_not_found: "api.race_not_found",
 };
 
 export class Api {
@@ -24,7 +26,7 @@ export class Api {
     try {
       response = await fetch(new URL(path, this.base), { headers: { Accept: "application/json" } });
     } catch {
-      throw new ApiError(0, "network", "cannot reach the server");
+      throw new ApiError(0, "network", t("api.network"));
     }
     let body = null;
     try {
@@ -34,10 +36,11 @@ export class Api {
     }
     if (!response.ok) {
       const code = body?.error ?? `http_${response.status}`;
-      const words = WORDS[code] ?? (response.status === 404 ? "this server has no such page" : `the server answered HTTP ${response.status}`);
+      const key = KEYS[code] ?? (response.status === 404 ? "api.no_page" : "api.http");
+      const words = t(key, { status: response.status });
       throw new ApiError(response.status, code, words);
     }
-    if (body === null) throw new ApiError(response.status, "bad_json", "the server's answer is not JSON");
+    if (body === null) throw new ApiError(response.status, "bad_json", t("api.bad_json"));
     return body;
   }
 

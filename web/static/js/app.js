@@ -6,25 +6,25 @@ import { Actions } from "./actions.js";
 import { Api } from "./api.js";
 import { Connection } from "./connection.js";
 import { DailyData } from "./daily.js";
-import { byId, h, setText, swap } from "./dom.js";
-import { BOT_AFTER_S, ERROR, NAME_MAX, NAME_RULE } from "./facts.js";
+import { byId, setText } from "./dom.js";
+import { BOT_AFTER_S, ERROR, NAME_MAX } from "./facts.js";
 import { raceKey } from "./keyboard.js";
 import { forgetRace, recallRace, rememberRace } from "./memory.js";
-import { nameProblem } from "./names.js";
-import { bindBotForm } from "./bot_form.js";
+import { onLanguageChange, startLanguage, t } from "./i18n.js";
+import { nameProblem, nameRule } from "./names.js";
+import { showPage } from "./pages.js";
+import { bindBotForm, labelBotForm } from "./bot_form.js";
 import { botLabel } from "./bots.js";
 import { apiBase, clearHash, route, serverUrl } from "./routes.js";
-import { bindRulesForm } from "./rules_form.js";
+import { drawLanguageSwitch, translateStatic } from "./page_words.js";
+import { bindRulesForm, labelRulesForm } from "./rules_form.js";
 import { AppState } from "./state.js";
 import { forgetIdentity, loadIdentity, saveIdentity } from "./tokens.js";
 import { checkDeal } from "./verify.js";
-import { leaderboardView } from "./view_leaderboard.js";
 import { renderArenaPanel, tickArena } from "./view_arena.js";
 import { renderBanned } from "./view_banned.js";
 import { renderLobby, tickLobby } from "./view_lobby.js";
-import { profileView } from "./view_profile.js";
 import { renderRace, tickRace } from "./view_race.js";
-import { replayView } from "./view_replay.js";
 import { RATED_ID, ratingText } from "./words.js";
 
 const LOBBY_POLL_S = 3;
@@ -50,7 +50,7 @@ const app = {
     // apart from any other by its id (and code), never by the server's English.
     if (message.rules?.rated && ["seek", "create_room"].includes(message.type)) message = { ...message, id: RATED_ID };
     if (!this.connection?.send(message)) {
-      state.note("not connected: nothing was sent", { error: true });
+      state.note(t("page.not_sent"), { error: true });
       return false;
     }
     if (["seek", "create_room"].includes(message.type)) state.asked(message);
@@ -89,11 +89,11 @@ function connect(name) {
 }
 
 function received(message) {
-  const t = now();
+  const at = now();
   if (message.type === "welcome") welcomed();
   const before = state.race;
   const remembered = message.type === "game_state" ? recallRace(message.game_id) : null;
-  if (state.apply(message, t, { remembered })) resync();
+  if (state.apply(message, at, { remembered })) resync();
   const race = state.race;
   if (race && race !== before) raceFocus(race);
   if (race && !race.watching && ["game_start", "game_state", "played", "redealt"].includes(message.type)) {
@@ -116,7 +116,7 @@ function welcomed() {
     app.pending = waiting.kind === "seeking"
       ? seekAgain(waiting)
       : { type: "create_room", rules: waiting.rules, public: byId("public").checked };
-    if (waiting.kind === "room") state.note("the connection dropped: your room has a new code");
+    if (waiting.kind === "room") state.note(t("lobby.room_new_code"));
   }
   app.welcomedBefore = true;
   const race = state.race;
@@ -223,9 +223,9 @@ function showSignin(error = "", name = "") {
 
 function signinWhy() {
   const start = app.pending;
-  if (start?.type === "join_room") return `Choose a name to join room ${start.code}.`;
-  if (start?.type === "watch") return "Choose a name to watch the race.";
-  return "Choose the name you race under. This browser keeps it for next time.";
+  if (start?.type === "join_room") return t("signin.why_room", { code: start.code });
+  if (start?.type === "watch") return t("signin.why_watch");
+  return t("signin.why");
 }
 
 function render() {
@@ -254,18 +254,18 @@ function focusResult() {
 function renderHeader() {
   const me = state.me;
   const shown = me?.bot ? botLabel(me.name) : me?.name;
-  setText(byId("me"), me ? `${shown}${me.rating ? ` · rating ${ratingText(me.rating)}` : ""}` : "");
+  setText(byId("me"), me ? (me.rating ? t("page.me_rating", { name: shown, rating: ratingText(me.rating) }) : shown) : "");
   const profile = byId("nav-profile");
   profile.hidden = !me;
   if (me) profile.href = `#player=${encodeURIComponent(me.name)}`;
   byId("change-player").hidden = !me || state.race !== null;
   const words = {
     offline: "",
-    connecting: "◌ connecting…",
-    reconnecting: "◌ reconnecting…",
-    online: "● online",
-    replaced: "signed in elsewhere: this page stopped",
-    failed: "✕ cannot connect",
+    connecting: `◌ ${t("link.connecting")}`,
+    reconnecting: `◌ ${t("link.reconnecting")}`,
+    online: `● ${t("link.online")}`,
+    replaced: t("link.replaced"),
+    failed: `✕ ${t("link.failed")}`,
   }[state.link];
   setText(byId("link-state"), words);
   byId("link").dataset.link = state.link;
@@ -279,42 +279,23 @@ function renderRaceBanner() {
 }
 
 function tick() {
-  const t = now();
+  const at = now();
   const shown = screen();
-  if (shown === "race") tickRace(state, t);
-  if (shown === "lobby") tickLobby(state, t);
+  if (shown === "race") tickRace(state, at);
+  if (shown === "lobby") tickLobby(state, at);
   tickArena(state);
-  if (shown === "lobby" && app.connection?.online && !document.hidden && t - app.lastPoll >= LOBBY_POLL_S) {
-    app.lastPoll = t;
+  if (shown === "lobby" && app.connection?.online && !document.hidden && at - app.lastPoll >= LOBBY_POLL_S) {
+    app.lastPoll = at;
     app.send({ type: "lobby" });
   }
   const retry = state.retryAt;
   setText(byId("link-retry"), retry !== null && state.link !== "online" && state.link !== "failed"
-    ? `in ${Math.max(0, Math.ceil(retry - t))} s (try ${state.attempt})` : "");
+    ? t("link.retry", { seconds: Math.max(0, Math.ceil(retry - at)), attempt: state.attempt }) : "");
 }
 
 // -- pages from the HTTP API ------------------------------------------------------
 
-async function loadPage() {
-  app.leavePage?.();
-  app.leavePage = null;
-  const where = route();
-  if (where.page === "play") return;
-  const load = ++app.pageLoads;
-  const container = byId("page-body");
-  swap(container, [h("p", { class: "hint" }, "Loading…")]);
-  let nodes;
-  try {
-    if (where.page === "leaderboard") nodes = await leaderboardView(api);
-    else if (where.page === "player") nodes = await profileView(api, where.name);
-    else nodes = await replayView(api, where.id, { onLeave: (leave) => { app.leavePage = leave; } });
-  } catch (error) {
-    nodes = [h("h2", { id: "page-title", tabindex: "-1" }, "Not found"), h("p", { class: "error" }, error.message)];
-  }
-  if (load !== app.pageLoads) return;
-  swap(container, nodes);
-  byId("page-title")?.focus();
-}
+const loadPage = () => showPage(app);
 
 function routed() {
   const where = route();
@@ -338,8 +319,24 @@ function changePlayer() {
   showSignin();
 }
 
+/** Every word on screen again, in the language just chosen (nothing if the page's own
+ * body was replaced, as a test of a single view does). */
+function relabel() {
+  if (!byId("page-body")) return;
+  translateStatic();
+  drawLanguageSwitch();
+  setText(byId("name-rule"), nameRule());
+  labelRulesForm();
+  labelBotForm();
+  loadPage();
+  render();
+}
+
 function bind() {
-  setText(byId("name-rule"), NAME_RULE);
+  translateStatic();
+  drawLanguageSwitch();
+  onLanguageChange(relabel);
+  setText(byId("name-rule"), nameRule());
   byId("name").maxLength = NAME_MAX;
   bindRulesForm();
   bindBotForm();
@@ -361,10 +358,22 @@ function bind() {
   window.addEventListener("hashchange", routed);
   document.addEventListener("keydown", (event) => {
     if (screen() === "race" && raceKey(event, state.race, actions.raceKeys)) event.preventDefault();
+    else if (helpKey(event)) location.hash = "howto";
   });
   actions.onLeaveRace = (race) => forgetRace(race.gameId);
 }
 
+/** "?" opens How to play, from anywhere but a field or a dialog. */
+function helpKey(event) {
+  if (event.defaultPrevented || event.key !== "?" || event.ctrlKey || event.metaKey || event.altKey) return false;
+  return !(event.target instanceof Element && event.target.closest("input, select, textarea, dialog"));
+}
+
+try {
+  await startLanguage();
+} catch {
+  // No catalogue came (a server without them): the keys show, and the page still works.
+}
 bind();
 const identity = loadIdentity(WS_URL);
 if (identity) connect(identity.name);

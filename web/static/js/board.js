@@ -3,6 +3,7 @@
 // words as the server (with cards written as they are shown: "Q♥").
 
 import { cardOf, cardShort, rankOf, SUITS, suitOf } from "./cards.js";
+import { t } from "./i18n.js";
 
 export class Board {
   constructor({ beds, bouquet, foundations = { S: 0, H: 0, D: 0, C: 0 }, redeals_left = 0 }) {
@@ -60,13 +61,13 @@ export class Board {
   whyIllegal(code, name = cardShort) {
     if (this.isLegal(code)) return null;
     const top = this.foundations[code[1]];
-    if (top >= rankOf(code)) return `${name(code)} is already on its foundation`;
+    if (top >= rankOf(code)) return t("play.already_up", { card: name(code) });
     const where = this.locate(code);
     if (where && !where.bouquet && where.depth !== this.beds[where.bed].length - 1) {
       const above = this.beds[where.bed].length - 1 - where.depth;
-      return `${name(code)} is under ${above} ${above === 1 ? "card" : "cards"} in bed ${where.bed + 1}`;
+      return t("play.covered", { card: name(code), count: above, bed: where.bed + 1 });
     }
-    return `${name(code)} must wait: ${name(cardOf(suitOf(code), top + 1))} goes up first`;
+    return t("play.must_wait", { card: name(code), first: name(cardOf(suitOf(code), top + 1)) });
   }
 
   /** Move ``code`` to its foundation: {from, bed}; throws, changing nothing, if illegal. */

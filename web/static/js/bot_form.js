@@ -5,6 +5,7 @@
 import { botName, levelWords } from "./bots.js";
 import { byId, h } from "./dom.js";
 import { BOT_AFTER, BOTS, DEFAULT_LEVEL } from "./facts.js";
+import { t } from "./i18n.js";
 
 /** The level chosen in "Bot level". */
 export const botLevel = () => Number(byId("bot-level").value) || DEFAULT_LEVEL;
@@ -15,22 +16,26 @@ export function readBotAfter() {
   return after === "" ? null : { after_s: Number(after), level: botLevel() };
 }
 
-/** The waits name the chosen bot: "BOT-Hare takes the seat after 30 s". */
-function nameTheWaits() {
+/** The options' words, again after a change of language: the waits name the chosen bot
+ * ("BOT-Hare takes the seat after 30 s"). */
+export function labelBotForm() {
+  for (const option of byId("bot-level").options) option.textContent = levelWords(Number(option.value));
   const name = botName(botLevel());
   for (const option of byId("bot-after").options) {
-    if (option.value !== "") option.textContent = `${name} takes the seat after ${option.value} s`;
+    option.textContent = option.value === ""
+      ? t("bot.keep_waiting")
+      : t("bot.takes_after", { name, seconds: Number(option.value) });
   }
 }
 
 export function bindBotForm() {
   const level = byId("bot-level");
-  level.replaceChildren(...BOTS.map((bot) => h("option", { value: bot.level }, levelWords(bot.level))));
+  level.replaceChildren(...BOTS.map((bot) => h("option", { value: bot.level })));
   level.value = String(DEFAULT_LEVEL);
   byId("bot-after").replaceChildren(
-    h("option", { value: "" }, "keep waiting for a person"),
+    h("option", { value: "" }),
     ...BOT_AFTER.map((after) => h("option", { value: after })),
   );
-  nameTheWaits();
-  level.addEventListener("change", nameTheWaits);
+  labelBotForm();
+  level.addEventListener("change", labelBotForm);
 }

@@ -3,14 +3,18 @@
 // hearts" (spoken, the buttons' names) and "Q♥" (shown).
 
 import { RANKS, SUITS } from "./facts.js";
+import { t } from "./i18n.js";
 
 export { RANKS, SUITS };
 export const SUIT_SYMBOLS = "♠♥♦♣";
-export const SUIT_WORDS = ["spades", "hearts", "diamonds", "clubs"];
-const RANK_WORDS = [
+const SUIT_KEYS = ["spades", "hearts", "diamonds", "clubs"];
+const RANK_KEYS = [
   "ace", "two", "three", "four", "five", "six", "seven",
   "eight", "nine", "ten", "jack", "queen", "king",
 ];
+
+/** A suit in words, by its index: "hearts" ("Herz"). */
+export const suitWord = (suit) => t(`card.suit.${SUIT_KEYS[suit]}`);
 const RANK_SHOWN = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 
 /** Every card in the deck's own order: AS..KS AH..KH AD..KD AC..KC. */
@@ -30,7 +34,7 @@ export const isCard = (code) =>
 export const isRed = (code) => code[1] === "H" || code[1] === "D";
 
 /** "queen of hearts": what a screen reader says, and each card button's name. */
-export const cardName = (code) => `${RANK_WORDS[rankOf(code) - 1]} of ${SUIT_WORDS[suitOf(code)]}`;
+export const cardName = (code) => t("card.name", { rank: rankWord(rankOf(code)), suit: suitWord(suitOf(code)) });
 
 /** "Q♥", "10♠": what the card shows. */
 export const cardShort = (code) => RANK_SHOWN[rankOf(code) - 1] + SUIT_SYMBOLS[suitOf(code)];
@@ -39,7 +43,7 @@ export const cardShort = (code) => RANK_SHOWN[rankOf(code) - 1] + SUIT_SYMBOLS[s
 export const cardOf = (suit, rank) => RANKS[rank - 1] + SUITS[suit];
 
 /** Rank in words: "queen"; for 1 to 13. */
-export const rankWord = (rank) => RANK_WORDS[rank - 1];
+export const rankWord = (rank) => t(`card.rank.${RANK_KEYS[rank - 1]}`);
 
 /** Rank as shown: "A", "10", "K"; "" for 0 (an empty foundation). */
 export const rankShown = (rank) => (rank > 0 ? RANK_SHOWN[rank - 1] : "");

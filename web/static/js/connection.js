@@ -8,6 +8,8 @@
 // server would only refuse it. Every code and its meaning: protocol/close_codes.py.
 
 import { CLOSE, ERROR, PROTOCOL_VERSION, RECONNECT, STAY_AWAY } from "./facts.js";
+import { t } from "./i18n.js";
+import { errorWords } from "./words.js";
 
 /** Seconds before reconnection attempt `attempt` (1, 2, ...): core.backoff.Backoff.after. */
 export function backoff(attempt) {
@@ -16,22 +18,23 @@ export function backoff(attempt) {
   return fixed + Math.random() * (step - fixed);
 }
 
-const CLOSE_WORDS = {
-  [CLOSE.GOING_AWAY]: "the server shut down; it may be restarting",
-  [CLOSE.POLICY_VIOLATION]: "the server closed the connection: too many messages",
-  [CLOSE.INTERNAL_ERROR]: "the server failed on a message (its bug, not yours)",
-  [CLOSE.SERVICE_RESTART]: "the server is restarting",
+const CLOSE_KEYS = {
+  [CLOSE.GOING_AWAY]: "link.going_away",
+  [CLOSE.POLICY_VIOLATION]: "link.policy",
+  [CLOSE.INTERNAL_ERROR]: "link.internal",
+  [CLOSE.SERVICE_RESTART]: "link.restart",
 };
 
 /** Why the page stopped after a STAY_AWAY close: the link state and its words (BANNED
  * has a screen of its own: the hooks' banned()). */
 const STAYED_AWAY = {
-  [CLOSE.REPLACED]: ["replaced", "signed in elsewhere: this page stopped"],
+  [CLOSE.REPLACED]: ["replaced", "link.replaced"],
 };
 
 /** A refused hello's words for the name field, by code (never by the server's English). */
-const NAME_WORDS = {
-  [ERROR.name_taken]: "someone has this name; names ignore case",
+const NAME_KEYS = {
+  [ERROR.name_taken]: "signin.name_taken",
+  [ERROR.bad_name]: "error.bad_name",
 };
 
 export class Connection {
@@ -98,7 +101,7 @@ export class Connection {
       ws = new WebSocket(this.url);
     } catch (error) {
       this.stopped = true;
-      this.hooks.link("failed", { reason: `not a websocket URL: ${this.url} (${error.message})` });
+      this.hooks.link("failed", { reason: t("link.bad_url", { url: this.url }) });
       return;
     }
     this.ws = ws;
@@ -149,7 +152,7 @@ export class Connection {
     }
     const returning = this.triedToken;
     if (error.code === ERROR.unavailable && returning) {
-      this.hooks.link("reconnecting", { reason: "the server cannot sign you in right now; trying again" });
+      this.hooks.link("reconnecting", { reason: t("link.signin_later") });
       ws.close(CLOSE.NORMAL_CLOSURE); // and closed() tries again
       return;
     }
@@ -159,16 +162,16 @@ export class Connection {
       this.hooks.banned(this.name);
     } else if (!returning && [ERROR.bad_name, ERROR.name_taken].includes(error.code)) {
       this.hooks.link("offline");
-      this.hooks.refused(NAME_WORDS[error.code] ?? error.message, "");
+      this.hooks.refused(t(NAME_KEYS[error.code]), "");
     } else if (!returning && error.code === ERROR.unavailable) {
       this.hooks.link("offline");
-      this.hooks.refused("the server cannot register new players right now; try again in a moment", this.name);
+      this.hooks.refused(t("signin.unavailable"), this.name);
     } else if (error.code === ERROR.rate_limited) {
-      this.hooks.link("failed", { reason: "the server turns away new players from this address for now: try again later" });
+      this.hooks.link("failed", { reason: t("link.rate_limited") });
     } else if (error.code === ERROR.unsupported_protocol) {
-      this.hooks.link("failed", { reason: `the server speaks another protocol (${error.message}): reload the page` });
+      this.hooks.link("failed", { reason: t("link.protocol") });
     } else {
-      this.hooks.link("failed", { reason: `the server refused hello: ${error.code}: ${error.message}` });
+      this.hooks.link("failed", { reason: t("link.refused", { error: errorWords(error) }) });
     }
   }
 
@@ -184,13 +187,13 @@ export class Connection {
         this.hooks.banned(this.name);
         return;
       }
-      const [link, reason] = STAYED_AWAY[event.code] ?? ["failed", `the server closed the connection for good (${event.code})`];
-      this.hooks.link(link, { reason });
+      const [link, key] = STAYED_AWAY[event.code] ?? ["failed", "link.closed_for_good"];
+      this.hooks.link(link, { reason: t(key, { code: event.code }) });
       return;
     }
     const host = new URL(this.url).host;
-    const reason = CLOSE_WORDS[event.code]
-      ?? (this.everWelcomed ? `the connection to ${host} dropped` : `cannot reach ${host}: is the server running?`);
+    const key = CLOSE_KEYS[event.code] ?? (this.everWelcomed ? "link.dropped" : "link.unreachable");
+    const reason = t(key, { host });
     this.attempt += 1;
     const delay = event.code === CLOSE.NORMAL_CLOSURE && this.attempt === 1 ? 0 : backoff(this.attempt);
     const retryAt = performance.now() / 1000 + delay;

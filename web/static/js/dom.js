@@ -45,3 +45,13 @@ export function setText(element, text) {
 }
 
 export const byId = (id) => document.getElementById(id);
+
+/**
+ * ``text`` as nodes, each of ``names`` in it kept on one line (a span of class "whole"):
+ * a line may otherwise break after the hyphen of "BOT-Hare".
+ */
+export function keepWhole(text, names) {
+  const found = names.filter(Boolean).map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  if (!found.length) return [text];
+  return text.split(new RegExp(`(${found.join("|")})`)).map((part, i) => (i % 2 ? h("span", { class: "whole" }, part) : part));
+}

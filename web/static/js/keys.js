@@ -2,6 +2,8 @@
 // the digits 1-6 (the bed's front card), bouquet cards the letters a-p, and a card keeps
 // its letter until it is played, so that a racer's fingers learn where a card is.
 
+import { t } from "./i18n.js";
+
 export const BED_KEYS = ["1", "2", "3", "4", "5", "6"];
 export const BOUQUET_KEYS = [..."abcdefghijklmnop"];
 
@@ -27,12 +29,12 @@ export function resolveKey(key, board, labels) {
   let card;
   if (BED_KEYS.includes(key)) {
     const bed = board.beds[BED_KEYS.indexOf(key)];
-    if (!bed.length) return { refusal: `bed ${key} is empty` };
+    if (!bed.length) return { refusal: t("play.bed_empty", { bed: key }) };
     card = bed.at(-1);
   } else if (BOUQUET_KEYS.includes(key)) {
     card = [...labels].find(([, label]) => label === key)?.[0];
     if (!card || !board.bouquet.includes(card)) {
-      return { refusal: `no bouquet card is labelled ${key}` };
+      return { refusal: t("play.no_label", { key }) };
     }
   } else {
     return null;

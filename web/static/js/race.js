@@ -5,6 +5,7 @@
 
 import { Board } from "./board.js";
 import { assignLabels } from "./keys.js";
+import { t } from "./i18n.js";
 import { isRacing } from "./words.js";
 
 export class Race {
@@ -81,10 +82,10 @@ export class Race {
   }
 
   whyNotPlaying() {
-    if (this.seat === null) return "you are watching";
-    if (this.over !== null) return "the race is over";
-    if (this.resyncing) return "catching up with the server…";
-    return `your count is final (${this.statuses[this.seat]})`;
+    if (this.seat === null) return t("race.you_watch");
+    if (this.over !== null) return t("error.game_over");
+    if (this.resyncing) return t("race.catching_up");
+    return t("race.count_final", { status: t(`status.${this.statuses[this.seat]}`) });
   }
 
   // -- time -------------------------------------------------------------------

@@ -4,6 +4,7 @@
 
 import { Board } from "./board.js";
 import { redeal } from "./dealing.js";
+import { t } from "./i18n.js";
 import { seedFromHex } from "./sha256.js";
 
 /** {frames: [{boards, move}], stopped: words or null} for a race record. */
@@ -13,14 +14,14 @@ export async function buildReplay(record) {
   const verifiable = record.dealing === undefined || record.dealing === "sha256";
   for (const move of record.moves) {
     const board = boards[move.seat];
-    if (!board) return { frames, stopped: `move ${move.seq} names seat ${move.seat}` };
+    if (!board) return { frames, stopped: t("replay.bad_seat", { seq: move.seq, seat: move.seat }) };
     if (move.card === "redeal") {
-      if (!verifiable) return { frames, stopped: "this race was dealt before verifiable deals: its redeal cannot be shown" };
+      if (!verifiable) return { frames, stopped: t("replay.old_redeal") };
       board.redealAs(await redeal(seedFromHex(record.seeds[move.seat]), board.gathered()));
     } else if (board.isLegal(move.card)) {
       board.play(move.card);
     } else {
-      return { frames, stopped: `move ${move.seq} (${move.card}) does not fit: ${board.whyIllegal(move.card)}` };
+      return { frames, stopped: t("replay.misfit", { seq: move.seq, card: move.card, why: board.whyIllegal(move.card) }) };
     }
     frames.push({ boards: boards.map((b) => b.copy()), move });
   }

@@ -1,5 +1,6 @@
 // Where the page is, from its address's hash: the game (#, or #room=CODE to join a room,
-// #watch=GAME_ID to watch a race), #leaderboard, #player=NAME, or #race=GAME_ID (a replay).
+// #watch=GAME_ID to watch a race), #leaderboard, #howto (How to play), #player=NAME, or
+// #race=GAME_ID (a replay).
 
 export function route(hash = location.hash) {
   const text = hash.replace(/^#/, "");
@@ -14,6 +15,7 @@ export function route(hash = location.hash) {
   if (key === "room" && value) return { page: "play", action: { type: "join_room", code: value.toUpperCase() } };
   if (key === "watch" && value) return { page: "play", action: { type: "watch", game_id: value } };
   if (key === "leaderboard") return { page: "leaderboard" };
+  if (key === "howto") return { page: "howto" };
   if (key === "player" && value) return { page: "player", name: value };
   if (key === "race" && value) return { page: "replay", id: value };
   return { page: "play", action: null };

@@ -2,6 +2,7 @@
 // DEFAULT_RULES, the terminal client's); "rated" forces both, as PROTOCOL.md requires of
 // a rated race. The time limit's range is the protocol's (TIME_LIMIT_S).
 
+import { t } from "./i18n.js";
 import { byId, setText } from "./dom.js";
 import { DEFAULT_RULES, TIME_LIMIT_S } from "./facts.js";
 import { rulesWords } from "./words.js";
@@ -13,7 +14,7 @@ export function readRules() {
   const time = byId("rule-time").value.trim();
   const limit = time === "" ? null : Number(time);
   if (limit !== null && !(Number.isInteger(limit) && limit >= min && limit <= max)) {
-    return { error: `a time limit is a whole number of seconds from ${min} to ${max} (or empty: none)` };
+    return { error: t("rules.time_error", { min: String(min), max: String(max) }) };
   }
   const rules = {
     deal: byId("rule-deal").value,
@@ -46,14 +47,21 @@ function ratedForces() {
   byId("rule-deal").disabled = rated;
   byId("rule-winnable").disabled = rated;
   const read = readRules();
-  setText(byId("rules-summary"), read.rules ? rulesWords(read.rules) : "check the time limit");
+  setText(byId("rules-summary"), read.rules ? rulesWords(read.rules) : t("rules.check_time"));
+}
+
+/** The words the form's code writes, again after a change of language. */
+export function labelRulesForm() {
+  // As the field takes them: plain digits, never grouped ("3600", not "3,600").
+  setText(byId("rule-time-range"), t("rules.time_range", { min: String(min), max: String(max) }));
+  ratedForces();
 }
 
 export function bindRulesForm() {
   const time = byId("rule-time");
   time.min = String(min);
   time.max = String(max);
-  setText(byId("rule-time-range"), `${min} to ${max}; empty: none`);
+  labelRulesForm();
   for (const id of ["rule-deal", "rule-winnable", "rule-redeal", "rule-tiebreak", "rule-time", "rule-rated"]) {
     byId(id).addEventListener("input", ratedForces);
     byId(id).addEventListener("change", ratedForces);

@@ -9,8 +9,16 @@
 // that; a snapshot that comes first means no game_state is coming (``resuming``).
 
 import { ERROR } from "./facts.js";
+import { t } from "./i18n.js";
 import { Race } from "./race.js";
 import { errorWords, RATED_ID, REPORT_ID } from "./words.js";
+
+/** A refused report in words, by code: the page offers a report only of one's own
+ * finished race, so not_allowed means reported already. */
+const REPORT_REFUSALS = {
+  [ERROR.not_allowed]: "report.already",
+  [ERROR.rate_limited]: "report.too_many",
+};
 
 export class AppState {
   constructor() {
@@ -117,7 +125,8 @@ export class AppState {
   /** The server's answer to this page's report of the race on screen, a refusal. */
   reportRefused(message) {
     if (this.race === null) return;
-    this.race.report = { state: "refused", words: errorWords(message) };
+    const key = REPORT_REFUSALS[message.code];
+    this.race.report = { state: "refused", words: key ? t(key) : errorWords(message) };
   }
 
   seeking(message, now) {
@@ -135,8 +144,7 @@ export class AppState {
     const watched = this.race?.watching;
     this.resuming = null;
     this.race = null;
-    const what = watched ? "the race you watched is over or gone" : "the race is gone";
-    this.note(`${what}: the server no longer has it`, { error: true });
+    this.note(t(watched ? "race.watched_gone" : "race.gone"), { error: true });
   }
 
   newRace(message, now, remembered) {
@@ -163,7 +171,7 @@ export class AppState {
     if (applied === "ok" && message.type === "game_over") this.rated(message);
     if (applied !== "drift") return false;
     race.resyncing = true;
-    this.note("out of step with the server: catching up…", { error: true });
+    this.note(t("race.catching_up"), { error: true });
     return true;
   }
 

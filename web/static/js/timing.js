@@ -1,5 +1,8 @@
 // Race time in words (client/timing.py): the stopwatch, the clocks and a race time. Times
 // on the wire are milliseconds from the race's start; words.js says each player's end.
+// A race time's number is written the language's way (i18n.js, Intl.NumberFormat).
+
+import { formatNumber, t } from "./i18n.js";
 
 /** Seconds before the idle limit from which the race screen counts down. */
 export const IDLE_WARNING = 15;
@@ -16,10 +19,13 @@ export function stopwatchText(seconds) {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
-/** A race time, "41.2 s"; from a minute on, "2:05.3". */
+const TENTHS = { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false };
+
+/** A race time, "41.2 s" ("41,2 Sek."); from a minute on, "2:05.3" ("2:05,3"). */
 export function secondsText(ms) {
   const tenths = Math.floor(Math.max(0, ms) / 100);
-  if (tenths < 600) return `${Math.floor(tenths / 10)}.${tenths % 10} s`;
+  if (tenths < 600) return t("time.seconds", { seconds: formatNumber(tenths / 10, TENTHS) });
   const rest = tenths % 600;
-  return `${Math.floor(tenths / 600)}:${String(Math.floor(rest / 10)).padStart(2, "0")}.${rest % 10}`;
+  const seconds = formatNumber(rest / 10, { ...TENTHS, minimumIntegerDigits: 2 });
+  return `${Math.floor(tenths / 600)}:${seconds}`;
 }

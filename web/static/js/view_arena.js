@@ -6,40 +6,42 @@
 import { countdown, shownStandings } from "./arena.js";
 import { botLabel } from "./bots.js";
 import { byId, h, setText, swap } from "./dom.js";
+import { formatNumber, formatTime, t } from "./i18n.js";
 import { clockText } from "./timing.js";
 import { rulesWords } from "./words.js";
 
-const STATUS = { upcoming: "upcoming", running: "running", finished: "finished" };
+const STATUS = ["upcoming", "running", "finished"];
+const statusWord = (status) => (STATUS.includes(status) ? t(`arena.status.${status}`) : status);
 
-/** "14:00", this page's time of day for an ISO 8601 instant. */
+/** "14:00", this page's time of day for an ISO 8601 instant, the language's way. */
 function timeOfDay(instant) {
-  const at = new Date(instant);
-  if (Number.isNaN(at.getTime())) return "";
-  return new Intl.DateTimeFormat(document.documentElement.lang || undefined, { timeStyle: "short" }).format(at);
+  return Number.isNaN(Date.parse(instant ?? "")) ? "" : formatTime(instant);
 }
 
 function whenWords(arena) {
-  if (arena.status === "upcoming") return `starts ${timeOfDay(arena.starts_at)}`;
-  if (arena.status === "running") return `ends ${timeOfDay(arena.ends_at)}`;
-  return "finished";
+  if (arena.status === "upcoming") return t("arena.starts_at", { time: timeOfDay(arena.starts_at) });
+  if (arena.status === "running") return t("arena.ends_at", { time: timeOfDay(arena.ends_at) });
+  return "";
 }
+
+const playersWords = (count) => t("arena.players", { count });
 
 /** The lobby's list of arenas: upcoming and running ones may be joined. */
 export function arenasList(lobby, state, { onJoinArena }) {
   const arenas = lobby.arenas ?? [];
   const joined = state.arena?.arena_id ?? null;
   const items = arenas.map((arena) => {
-    const players = arena.players === 1 ? "1 player" : `${arena.players} players`;
     const open = arena.status !== "finished" && arena.arena_id !== joined;
+    const facts = [statusWord(arena.status), whenWords(arena), playersWords(arena.players)].filter(Boolean);
     return h("li", { "data-arena": arena.arena_id },
-      h("strong", {}, arena.name), ` · ${STATUS[arena.status] ?? arena.status} · ${whenWords(arena)} · ${players} `,
-      arena.arena_id === joined ? h("span", { class: "hint" }, "(joined)") : null,
+      h("strong", {}, arena.name), ` · ${facts.join(" · ")} `,
+      arena.arena_id === joined ? h("span", { class: "hint" }, t("arena.joined")) : null,
       open ? h("button", { type: "button", "data-focus": `arena:${arena.arena_id}`, onclick: () => onJoinArena(arena.arena_id) },
-        `Join ${arena.name}`) : null);
+        t("arena.join", { name: arena.name })) : null);
   });
   return h("section", { class: "listing" },
-    h("h3", {}, "Arenas"),
-    items.length ? h("ul", {}, items) : h("p", { class: "hint" }, "No arenas are on or coming up."));
+    h("h3", {}, t("arena.list_title")),
+    items.length ? h("ul", {}, items) : h("p", { class: "hint" }, t("arena.none")));
 }
 
 const HOUR_S = 60 * 60;
@@ -55,16 +57,20 @@ function longClock(seconds) {
 /** "ends in 12:34", "starts in 3:20", "finished: the standings are final". */
 export function countdownWords(arena, nowMs = Date.now()) {
   const { to, left } = countdown(arena, nowMs);
-  if (to === "over" || left === null) return "finished: the standings are final";
-  if (left <= 0) return to === "start" ? "starting…" : "time is up: the races still on count when they end";
-  return to === "start" ? `starts in ${longClock(left)}` : `ends in ${longClock(left)}`;
+  if (to === "over" || left === null) return t("arena.final");
+  if (left <= 0) return t(to === "start" ? "arena.starting" : "arena.time_up");
+  return t(to === "start" ? "arena.starts_in" : "arena.ends_in", { time: longClock(left) });
 }
 
 function youWords(you) {
-  if (!you) return "you have no race in it yet";
-  const races = you.races === 1 ? "1 race" : `${you.races} races`;
-  const streak = you.streak >= 2 ? " · on a streak: wins count double" : "";
-  return `you: rank ${you.rank} · ${you.score} points · ${races}${streak}`;
+  if (!you) return t("arena.no_race_yet");
+  const parts = [
+    t("arena.you_rank", { rank: you.rank }),
+    t("arena.points", { count: you.score }),
+    t("arena.races", { count: you.races }),
+  ];
+  if (you.streak >= 2) parts.push(t("arena.streak"));
+  return parts.join(" · ");
 }
 
 function standingLine(line, you) {
@@ -72,8 +78,8 @@ function standingLine(line, you) {
   return h("li", mine ? { class: "mine", "aria-current": "true" } : {},
     h("span", { class: "rank" }, `${line.rank}.`), " ",
     h("span", { class: "name" }, line.bot ? botLabel(line.name) : line.name), " ",
-    h("span", { class: "score" }, `${line.score}`),
-    line.streak >= 2 ? h("span", { class: "streak", title: "on a streak: wins count double" }, " ×2") : null);
+    h("span", { class: "score" }, formatNumber(line.score)),
+    line.streak >= 2 ? h("span", { class: "streak", title: t("arena.streak") }, " ×2") : null);
 }
 
 /** The joined arena beside the lobby or the race (hidden when none is joined). */
@@ -86,18 +92,17 @@ export function renderArenaPanel(state, shown, handlers) {
   if (!visible) return;
   const finished = arena.status === "finished";
   const racing = state.race !== null && state.race.over === null && state.race.kind.arena_id === arena.arena_id;
-  const waiting = arena.status === "running" && !racing
-    ? "you are paired as soon as another player is free" : "";
+  const waiting = arena.status === "running" && !racing ? t("arena.waiting") : "";
   swap(panel, [
-    h("h2", { id: "arena-title" }, `Arena: ${arena.name}`),
-    h("p", { class: "hint" }, `${rulesWords(arena.rules)} · ${arena.players === 1 ? "1 player" : `${arena.players} players`}`),
+    h("h2", { id: "arena-title" }, t("arena.title", { name: arena.name })),
+    h("p", { class: "hint" }, `${rulesWords(arena.rules)} · ${playersWords(arena.players)}`),
     h("p", { id: "arena-countdown", class: "countdown", role: "timer" }, countdownWords(arena)),
     h("p", { id: "arena-you", class: "you" }, youWords(arena.you)),
     waiting ? h("p", { id: "arena-waiting", class: "hint" }, waiting) : null,
-    h("ol", { class: "standings", "aria-label": "standings" }, shownStandings(arena).map((line) => standingLine(line, arena.you))),
+    h("ol", { class: "standings", "aria-label": t("arena.standings") }, shownStandings(arena).map((line) => standingLine(line, arena.you))),
     h("button", { type: "button", id: finished ? "arena-close" : "arena-pause", onclick: finished ? handlers.onCloseArena : handlers.onPauseArena },
-      finished ? "Close" : "Pause"),
-    finished ? null : h("span", { class: "hint" }, " pause: no more races are paired for you"),
+      t(finished ? "arena.close" : "arena.pause")),
+    finished ? null : h("span", { class: "hint" }, ` ${t("arena.pause_hint")}`),
   ]);
 }
 

@@ -3,8 +3,9 @@
 // and the page does not reconnect (facts.js, STAY_AWAY); another player may sign in.
 
 import { byId, setText } from "./dom.js";
+import { t } from "./i18n.js";
 
 export function renderBanned(state) {
   const name = state.banned?.name ?? "";
-  setText(byId("banned-words"), name ? `The operator of this server has banned ${name}.` : "");
+  setText(byId("banned-words"), name ? t("banned.words", { name }) : "");
 }

@@ -4,7 +4,8 @@
 // same names. The test contract (docs/web.md): data-card on every card, data-playable
 // on the playable ones, data-key on those a key plays, data-board on the board.
 
-import { cardName, cardShort, isRed, rankShown, rankWord, SUIT_SYMBOLS, SUIT_WORDS, SUITS } from "./cards.js";
+import { cardName, cardShort, isRed, rankShown, rankWord, SUIT_SYMBOLS, SUITS, suitWord } from "./cards.js";
+import { t } from "./i18n.js";
 import { h } from "./dom.js";
 import { BED_KEYS, keyOf } from "./keys.js";
 
@@ -12,8 +13,8 @@ function cardElement(code, { board, labels, interactive, playable, front, onCard
   const key = labels ? keyOf(code, board, labels) : null;
   const where = board.locate(code);
   const description = playable
-    ? `playable${key ? `, key ${key}` : ""}`
-    : where?.bouquet || front ? "must wait" : "covered";
+    ? (key ? t("board.playable_key", { key }) : t("board.playable"))
+    : t(where?.bouquet || front ? "board.must_wait" : "board.covered");
   const props = {
     class: `card ${isRed(code) ? "red" : "black"}${playable ? " playable" : ""}${front ? " front" : ""}`,
     "data-card": code,
@@ -46,17 +47,18 @@ function cardElement(code, { board, labels, interactive, playable, front, onCard
 function foundations(board) {
   return h(
     "div",
-    { class: "foundations", role: "group", "aria-label": "Foundations" },
+    { class: "foundations", role: "group", "aria-label": t("board.foundations") },
     [...SUITS].map((suit, i) => {
       const top = board.foundations[suit];
-      const words = top ? `up to ${rankWord(top)}` : "empty";
+      const words = top === 13 ? t("board.foundation_complete")
+        : top ? t("board.foundation_up_to", { rank: rankWord(top) }) : t("board.foundation_empty");
       return h(
         "span",
         {
           class: `foundation ${i === 1 || i === 2 ? "red" : "black"}${top ? "" : " empty"}`,
           "data-foundation": suit,
           role: "img",
-          "aria-label": `${SUIT_WORDS[i]}: ${top === 13 ? "complete" : words}`,
+          "aria-label": `${suitWord(i)}: ${words}`,
         },
         top ? rankShown(top) + SUIT_SYMBOLS[i] : SUIT_SYMBOLS[i],
       );
@@ -80,7 +82,7 @@ export function boardView({ board, labels = null, kind, seat, header, live, inte
       {
         class: `bed${bed.length ? "" : " empty"}`,
         role: "group",
-        "aria-label": `bed ${BED_KEYS[i]}${bed.length ? "" : ": empty"}`,
+        "aria-label": t(bed.length ? "board.bed" : "board.bed_empty", { bed: BED_KEYS[i] }),
         style: `--cards: ${Math.max(bed.length, 1)}`,
       },
       bed.map((code, depth) => cardElement(code, context(code, depth === bed.length - 1))),
@@ -102,7 +104,7 @@ export function boardView({ board, labels = null, kind, seat, header, live, inte
     h("div", { class: "beds" }, beds),
     h(
       "div",
-      { class: "bouquet", role: "group", "aria-label": `bouquet: ${board.bouquet.length} cards` },
+      { class: "bouquet", role: "group", "aria-label": t("board.bouquet", { count: board.bouquet.length }) },
       board.bouquet.map((code) => cardElement(code, context(code, false))),
     ),
   );

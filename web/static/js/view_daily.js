@@ -3,21 +3,22 @@
 // the leader's, one's rank (game_over.daily) and the day's board (GET /api/daily).
 
 import { leader, ownPlace } from "./daily.js";
-import { byId, h, setText } from "./dom.js";
+import { byId, h, keepWhole, setText } from "./dom.js";
 import { BOTS } from "./facts.js";
+import { formatDate, t } from "./i18n.js";
 import { secondsText } from "./timing.js";
 
 const BOARD_SHOWN = 10;
 
 /** The level-3 bot's name, which takes seat 1 before anyone cleared the deal. */
-const dailyBot = () => BOTS.find((bot) => bot.level === 3)?.name ?? "a bot";
+const dailyBot = () => BOTS.find((bot) => bot.level === 3)?.name ?? "BOT";
 
 /** "41.2 s", or "40/52" for a race that did not clear. */
 const placeTime = (place) => (place.time_ms === null || place.time_ms === undefined ? `${place.count}/52` : secondsText(place.time_ms));
 
 function streakWords(streak) {
   if (streak === null || streak === undefined) return "";
-  return streak === 1 ? "streak: 1 day" : `streak: ${streak} days`;
+  return t("daily.streak", { days: t("daily.days", { count: streak }) });
 }
 
 /** The lobby's daily entry: hidden on a server without the daily deal. */
@@ -26,19 +27,18 @@ export function renderDaily(state) {
   const section = byId("daily");
   section.hidden = info === null;
   if (info === null) return;
-  setText(byId("daily-date"), info.date);
+  setText(byId("daily-date"), formatDate(`${info.date}T12:00:00Z`));
   const best = info.best_ms === null || info.best_ms === undefined
-    ? "nobody has cleared it yet"
-    : `best time ${secondsText(info.best_ms)}`;
-  const raced = info.players === 1 ? "1 player raced it" : `${info.players} players raced it`;
-  setText(byId("daily-facts"), `${raced} · ${best}`);
+    ? t("daily.nobody_cleared")
+    : t("daily.best", { time: secondsText(info.best_ms) });
+  setText(byId("daily-facts"), `${t("daily.raced", { count: info.players })} · ${best}`);
   const place = ownPlace(state.daily.today, state.me?.name);
-  const you = place
-    ? `you: rank ${place.rank}, ${placeTime(place)}`
-    : "you have not raced it today: your first race is the one ranked";
+  const you = place ? t("daily.you", { rank: place.rank, time: placeTime(place) }) : t("daily.not_yet");
   setText(byId("daily-you"), [you, streakWords(state.daily.streak)].filter(Boolean).join(" · "));
   const ghost = info.best_ms !== null && info.best_ms !== undefined;
-  setText(byId("daily-race"), ghost ? "Race the ghost" : `Race today's deal against ${dailyBot()}`);
+  const button = byId("daily-race");
+  const label = ghost ? t("daily.race_ghost") : t("daily.race_bot", { name: dailyBot() });
+  if (button.textContent !== label) button.replaceChildren(...keepWhole(label, [dailyBot()]));
   byId("daily-race").disabled = state.waiting?.kind === "room";
 }
 
@@ -48,19 +48,19 @@ function boardLine(place, mine) {
     h("td", {}, String(place.rank)),
     h("td", {}, place.name),
     h("td", {}, placeTime(place)),
-    h("td", {}, place.game_id ? h("a", { href: `#race=${place.game_id}`, "aria-label": `Replay ${place.name}'s race` }, "Replay") : ""));
+    h("td", {}, place.game_id ? h("a", { href: `#race=${place.game_id}`, "aria-label": t("daily.replay_label", { name: place.name }) }, t("profile.replay")) : ""));
 }
 
 /** The day's board: its first lines, and one's own below them if lower. */
 function boardView(today, name) {
-  if (!today?.board?.length) return h("p", { class: "hint" }, "Nobody is on today's board yet.");
+  if (!today?.board?.length) return h("p", { class: "hint" }, t("daily.board_empty"));
   const own = ownPlace(today, name);
   const lines = today.board.slice(0, BOARD_SHOWN);
   if (own && own.rank > BOARD_SHOWN) lines.push(own);
   return h("div", { class: "scroll-x" },
     h("table", { class: "table daily-board" },
-      h("caption", {}, `Today's board (${today.date}): ${today.players} raced`),
-      h("thead", {}, h("tr", {}, ["Rank", "Player", "Time", ""].map((t) => h("th", { scope: "col" }, t)))),
+      h("caption", {}, t("daily.board_caption", { date: formatDate(`${today.date}T12:00:00Z`), count: today.players })),
+      h("thead", {}, h("tr", {}, ["table.rank", "table.player", "table.time", ""].map((key) => h("th", { scope: "col" }, key ? t(key) : "")))),
       h("tbody", {}, lines.map((place) => boardLine(place, place === own)))));
 }
 
@@ -71,12 +71,11 @@ export function dailyResultView(race, state) {
   const today = state.daily.today?.date === daily.date ? state.daily.today : null;
   const first = leader(today);
   const mine = daily.time_ms === null || daily.time_ms === undefined
-    ? "you did not clear it"
-    : `your time ${secondsText(daily.time_ms)}`;
-  const theirs = first ? `the leader's ${placeTime(first)} (${first.name})` : "";
-  const rank = daily.ranked
-    ? `Daily deal ${daily.date}: rank ${daily.rank}`
-    : `Daily deal ${daily.date}: practice (only your first race of the day is ranked)`;
+    ? t("daily.not_cleared")
+    : t("daily.your_time", { time: secondsText(daily.time_ms) });
+  const theirs = first ? t("daily.leader_time", { time: placeTime(first), name: first.name }) : "";
+  const date = formatDate(`${daily.date}T12:00:00Z`);
+  const rank = daily.ranked ? t("daily.ranked", { date, rank: daily.rank }) : t("daily.practice", { date });
   return [
     h("p", { class: "daily-rank", "data-daily-rank": daily.ranked ? String(daily.rank) : "practice" }, rank),
     h("p", { class: "daily-times" }, [mine, theirs].filter(Boolean).join(" · ")),
@@ -88,9 +87,10 @@ export function dailyResultView(race, state) {
 export function ghostWords(race) {
   if (!race.kind.daily) return null;
   const ghost = race.kind.ghost;
-  const seat1 = race.players[1];
-  return ghost
-    ? `Daily deal ${race.kind.daily}: ${seat1} replays ${ghost}'s clear, card by card at ${ghost}'s times`
-    : `Daily deal ${race.kind.daily}: nobody has cleared it yet, so ${seat1} races you`;
+  const date = formatDate(`${race.kind.daily}T12:00:00Z`);
+  const line = ghost
+    ? t("daily.ghost_line", { date, bot: race.players[1], name: ghost })
+    : t("daily.bot_line", { date, bot: race.players[1] });
+  return keepWhole(line, [race.players[1], ghost]);
 }
 

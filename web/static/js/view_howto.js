@@ -27,3 +27,9 @@ export function languageSwitch() {
     LANGUAGES.map(({ code, name }) => h("option", { value: code, lang: code, selected: code === current }, name)));
   return h("label", { class: "language-switch" }, `${t("language.label")} `, select);
 }
+
+/** The #howto page: How to play, and the way back to the game. */
+export const howToPage = () => [
+  howToView(),
+  h("p", {}, h("a", { href: "#", id: "howto-back" }, t("page.back_to_play"))),
+];

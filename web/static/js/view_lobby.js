@@ -5,12 +5,13 @@
 
 import { botWaitWords } from "./bots.js";
 import { byId, h, setText, swap } from "./dom.js";
+import { t } from "./i18n.js";
 import { arenasList } from "./view_arena.js";
 import { renderDaily } from "./view_daily.js";
 import { playerNames, rulesWords } from "./words.js";
 
 /** "Public rooms", or "Public rooms: 100 of 340" when the server listed only part. */
-export const capped = (title, shown, total) => (total > shown ? `${title}: ${shown} of ${total}` : title);
+export const capped = (title, shown, total) => (total > shown ? t("lobby.capped", { title, shown, total }) : title);
 
 /** The link that opens this page straight into joining the room. */
 export function roomLink(code) {
@@ -23,21 +24,21 @@ function waitingView(waiting, { onCancel, onCopy }, now) {
   if (waiting === null) return [];
   if (waiting.kind === "seeking") {
     return [
-      h("p", { class: "waiting" }, `Looking for an opponent (${rulesWords(waiting.rules)})…`),
-      waiting.bot ? h("p", { id: "bot-wait", class: "bot-wait", role: "timer", "aria-label": "until a bot takes the seat" },
+      h("p", { class: "waiting" }, t("lobby.looking", { rules: rulesWords(waiting.rules) })),
+      waiting.bot ? h("p", { id: "bot-wait", class: "bot-wait", role: "timer", "aria-label": t("lobby.bot_wait_label") },
         botWaitWords(waiting, now)) : null,
-      h("button", { type: "button", id: "cancel-seek", onclick: onCancel }, "Cancel"),
+      h("button", { type: "button", id: "cancel-seek", onclick: onCancel }, t("lobby.cancel")),
     ];
   }
   const link = roomLink(waiting.code);
   return [
-    h("p", { class: "waiting" }, "Your room: ", h("strong", { class: "code", "data-room-code": waiting.code }, waiting.code),
-      ` (${rulesWords(waiting.rules)}). Give the code or the link to your opponent.`),
+    h("p", { class: "waiting" }, `${t("lobby.your_room")} `, h("strong", { class: "code", "data-room-code": waiting.code }, waiting.code),
+      ` ${t("lobby.room_share", { rules: rulesWords(waiting.rules) })}`),
     h("p", { class: "share" },
-      h("label", { for: "room-link" }, "Link to share"), " ",
+      h("label", { for: "room-link" }, t("lobby.link_label")), " ",
       h("input", { id: "room-link", type: "text", readonly: true, value: link, "data-room-link": link }), " ",
-      h("button", { type: "button", id: "copy-link", onclick: () => onCopy(link) }, "Copy link"), " ",
-      h("button", { type: "button", id: "close-room", onclick: onCancel }, "Close room")),
+      h("button", { type: "button", id: "copy-link", onclick: () => onCopy(link) }, t("lobby.copy_link")), " ",
+      h("button", { type: "button", id: "close-room", onclick: onCancel }, t("lobby.close_room"))),
   ];
 }
 
@@ -49,35 +50,35 @@ function list(title, items, empty) {
 
 function listsView(lobby, state, handlers) {
   const { onSeekSame, onJoinCode } = handlers;
-  if (lobby === null) return [h("p", { class: "hint" }, "Asking the server who is here…")];
+  if (lobby === null) return [h("p", { class: "hint" }, t("lobby.asking"))];
   const seeks = lobby.seeks.map((seek) => {
     const words = rulesWords(seek.rules);
     const key = JSON.stringify(seek.rules);
     return h("li", {},
       h("button", { type: "button", "data-focus": `seek:${key}`, onclick: () => onSeekSame(seek.rules) },
-        `Seek the same: ${words}`),
-      ` ${seek.count} waiting`);
+        t("lobby.seek_same", { rules: words })),
+      ` ${t("lobby.waiting_count", { count: seek.count })}`);
   });
   const rooms = lobby.rooms.map((room) => h("li", {},
     h("span", { class: "code" }, room.code), ` ${room.host} · ${rulesWords(room.rules)} `,
     h("button", { type: "button", "data-focus": `room:${room.code}`, onclick: () => onJoinCode(room.code) },
-      `Join ${room.code}`)));
+      t("lobby.join_code", { code: room.code }))));
   const games = lobby.games.map((game) => {
-    const names = playerNames(game.players, game.bots ?? []).join(" vs ");
+    const names = playerNames(game.players, game.bots ?? []).join(t("race.vs"));
     return h("li", {}, `${names} · ${game.counts.join("–")} `,
-      h("a", { href: `#watch=${game.game_id}`, "data-focus": `watch:${game.game_id}`, "aria-label": `Watch ${names}` }, "Watch"));
+      h("a", { href: `#watch=${game.game_id}`, "data-focus": `watch:${game.game_id}`, "aria-label": t("lobby.watch_label", { names }) }, t("lobby.watch")));
   });
   return [
-    list("Seeking a match", seeks, "Nobody is seeking a match right now."),
-    list(capped("Public rooms", lobby.rooms.length, lobby.rooms_total), rooms, "No public rooms are open."),
-    list(capped("Live races", lobby.games.length, lobby.games_total), games, "No races are on."),
+    list(t("lobby.seeking_title"), seeks, t("lobby.seeking_none")),
+    list(capped(t("lobby.rooms_title"), lobby.rooms.length, lobby.rooms_total), rooms, t("lobby.rooms_none")),
+    list(capped(t("lobby.races_title"), lobby.games.length, lobby.games_total), games, t("lobby.races_none")),
     lobby.arenas ? arenasList(lobby, state, handlers) : null,
   ];
 }
 
 export function renderLobby(state, handlers, now) {
   const lobby = state.lobby;
-  setText(byId("counts"), lobby ? `${lobby.online} online · ${lobby.seeking} seeking a match` : "");
+  setText(byId("counts"), lobby ? t("lobby.counts", { online: lobby.online, seeking: lobby.seeking }) : "");
   swap(byId("waiting"), waitingView(state.waiting, handlers, now));
   const waiting = state.waiting !== null;
   byId("quick-match").disabled = waiting;

@@ -5,19 +5,16 @@ import { h } from "./dom.js";
 import { secondsText } from "./timing.js";
 import { botLabel, botWords } from "./bots.js";
 import { BOTS } from "./facts.js";
-import { ratingText, rulesWords } from "./words.js";
+import { formatDate, formatNumber, t } from "./i18n.js";
+import { ratingNumber, ratingText, rulesWords } from "./words.js";
 
-const REASONS = {
-  cleared: "cleared", resigned: "resigned", abandoned: "left", most_cards: "more cards",
-  equal_cards: "equal counts", first_to_count: "first to the count", time: "the clock ran out",
-  aborted: "aborted",
-};
+const REASONS = ["cleared", "resigned", "abandoned", "most_cards", "equal_cards", "first_to_count", "time", "aborted"];
+const reasonWord = (reason) => (REASONS.includes(reason) ? t(`profile.reason.${reason}`) : reason);
 
 /** Who plays a bot: the server (one of its levels) or a program for an account (a declared bot). */
 function botNote(name) {
   const server = BOTS.some((bot) => bot.name === name);
-  const who = server ? "the server plays it" : "a program plays for this player";
-  return `${botWords(name)}: ${who}; its races are never rated`;
+  return t(server ? "profile.bot_server" : "profile.bot_program", { bot: botWords(name) });
 }
 
 /** A history row from the viewed player's side: their result, their count and time first. */
@@ -26,33 +23,35 @@ function raceItem(race, name) {
   const seat = found < 0 ? 0 : found;
   const sides = [seat, 1 - seat];
   const opponent = race.players[1 - seat] ?? "?";
-  const outcome = race.result === "draw" ? "draw" : race.winner === seat ? "won" : "lost";
+  const outcome = t(race.result === "draw" ? "profile.draw" : race.winner === seat ? "profile.won" : "profile.lost");
   const counts = sides.map((s) => race.counts[s]).join("–");
   const times = sides.map((s) => race.times_ms?.[s] ?? null).map((t) => (t === null ? "–" : secondsText(t))).join(" / ");
   const change = Array.isArray(race.ratings) && race.ratings[seat]
-    ? ` · rating ${Math.round(race.ratings[seat].before)} → ${Math.round(race.ratings[seat].after)}`
+    ? ` · ${t("profile.rating_change", { before: ratingNumber(race.ratings[seat].before), after: ratingNumber(race.ratings[seat].after) })}`
     : "";
-  const ended = String(race.ended ?? "").slice(0, 16).replace("T", " ");
+  const ended = race.ended ? formatDate(race.ended, { dateStyle: "medium", timeStyle: "short" }) : "";
   return h("li", { "data-race": race.game_id },
-    h("span", { class: "when" }, ended), " · vs ",
+    h("span", { class: "when" }, ended), ` · ${t("profile.vs")} `,
     h("a", { href: `#player=${encodeURIComponent(opponent)}` }, opponent),
-    race.bots?.[1 - seat] ? h("span", { class: "bot-tag" }, " · bot") : "",
-    ` · ${outcome} (${REASONS[race.reason] ?? race.reason}) · ${counts} · ${times}${change}`,
+    race.bots?.[1 - seat] ? h("span", { class: "bot-tag" }, ` · ${t("bot.tag")}`) : "",
+    ` · ${outcome} (${reasonWord(race.reason)}) · ${counts} · ${times}${change}`,
     h("span", { class: "hint" }, ` · ${rulesWords(race.rules)} `),
-    h("a", { href: `#race=${race.game_id}`, "aria-label": `Replay the race against ${opponent}, ${ended}` }, "Replay"));
+    h("a", { href: `#race=${race.game_id}`, "aria-label": t("profile.replay_label", { name: opponent, ended }) }, t("profile.replay")));
 }
 
 export async function profileView(api, name) {
   const [player, first] = await Promise.all([api.player(name), api.races(name)]);
   const facts = [
-    ["Rating", `${ratingText({ rating: player.rating, provisional: player.provisional })}${player.provisional ? " (provisional)" : ""}`],
-    ["Races", String(player.races)],
-    ["Won · drawn · lost", `${player.wins} · ${player.draws} · ${player.losses}`],
-    ["Best clear", player.best_clear_ms === null || player.best_clear_ms === undefined ? "none yet" : secondsText(player.best_clear_ms)],
-    ["Playing since", String(player.joined ?? "").slice(0, 10)],
+    ["table.rating", ratingText({ rating: player.rating, provisional: player.provisional })
+      + (player.provisional ? ` ${t("profile.provisional")}` : "")],
+    ["profile.races", formatNumber(player.races)],
+    ["profile.record", [player.wins, player.draws, player.losses].map((n) => formatNumber(n)).join(" · ")],
+    ["profile.best", player.best_clear_ms === null || player.best_clear_ms === undefined ? t("profile.none_yet") : secondsText(player.best_clear_ms)],
+    ["profile.since", player.joined ? formatDate(player.joined) : ""],
   ];
+  if (player.daily_streak !== undefined) facts.push(["profile.daily_streak", t("daily.days", { count: player.daily_streak ?? 0 })]);
   const items = h("ul", { class: "history", id: "history" }, first.races.map((race) => raceItem(race, player.name)));
-  const more = h("button", { type: "button", id: "older-races" }, "Older races");
+  const more = h("button", { type: "button", id: "older-races" }, t("profile.older"));
   let next = first.next;
   more.hidden = !next;
   more.addEventListener("click", async () => {
@@ -69,9 +68,9 @@ export async function profileView(api, name) {
   return [
     h("h2", { id: "page-title", tabindex: "-1" }, player.bot ? botLabel(player.name) : player.name),
     player.bot ? h("p", { class: "bot-note" }, botNote(player.name)) : null,
-    h("dl", { class: "facts" }, facts.flatMap(([term, value]) => [h("dt", {}, term), h("dd", {}, value)])),
-    h("h3", {}, "Races"),
-    first.races.length ? items : h("p", { class: "hint" }, "No finished races yet."),
+    h("dl", { class: "facts" }, facts.flatMap(([term, value]) => [h("dt", {}, t(term)), h("dd", {}, value)])),
+    h("h3", {}, t("profile.races")),
+    first.races.length ? items : h("p", { class: "hint" }, t("profile.no_races")),
     more,
   ];
 }

@@ -9,15 +9,16 @@ import { byId, h, setText, swap } from "./dom.js";
 import { morph } from "./morph.js";
 import { outcomeOf, renderReport, resultView } from "./view_result.js";
 import { clockText, IDLE_WARNING, stopwatchText } from "./timing.js";
-import { idleLeftWords, isRacing, playerNames, ratingText, rulesWords, STATUS_WORDS } from "./words.js";
+import { t } from "./i18n.js";
+import { idleLeftWords, isRacing, playerNames, ratingText, rulesWords, statusWords } from "./words.js";
 
 function boardHeader(race, seat) {
   const name = playerNames(race.players, race.bots)[seat];
-  const you = seat === race.seat ? " (you)" : "";
-  const status = STATUS_WORDS[race.statuses[seat]] ?? race.statuses[seat];
-  const away = seat !== race.seat && race.awayUntil !== null && race.over === null ? "connection dropped" : "";
-  const redeal = race.rules.redeals && race.boards[seat].redealsLeft ? "1 redeal left" : "";
-  return [`${name}${you}`, `${race.boards[seat].count}/52`, status, redeal, away].filter(Boolean).join(" · ");
+  const who = seat === race.seat ? t("race.you", { name }) : name;
+  const status = statusWords(race.statuses[seat]);
+  const away = seat !== race.seat && race.awayUntil !== null && race.over === null ? t("race.dropped") : "";
+  const redeal = race.rules.redeals && race.boards[seat].redealsLeft ? t("race.redeal_left") : "";
+  return [who, `${race.boards[seat].count}/52`, status, redeal, away].filter(Boolean).join(" · ");
 }
 
 function barView(race) {
@@ -29,14 +30,14 @@ function barView(race) {
   const liveClock = race.clockDeadline !== null && race.over === null;
   const counts = race.players.map((name, seat) => `${name} ${race.boards[seat].count}/52`).join(" · ");
   return [
-    h("h2", { class: "vs" }, names.join(" vs "), race.watching ? h("span", { class: "watching" }, " (watching)") : null),
+    h("h2", { class: "vs" }, names.join(t("race.vs")), race.watching ? h("span", { class: "watching" }, ` ${t("race.watching")}`) : null),
     h("p", { class: "rules" }, rulesWords(race.rules, { clock: !liveClock })),
     race.kind.daily ? h("p", { class: "ghost", id: "ghost-words" }, ghostWords(race)) : null,
     h(
       "p",
       { class: "timers" },
-      h("span", { id: "stopwatch", role: "timer", "aria-label": "race time" }),
-      h("span", { id: "clock", role: "timer", "aria-label": "time left on the clock", hidden: !liveClock }),
+      h("span", { id: "stopwatch", role: "timer", "aria-label": t("race.stopwatch_label") }),
+      h("span", { id: "clock", role: "timer", "aria-label": t("race.clock_label"), hidden: !liveClock }),
       h("span", { id: "race-counts", class: "counts" }, counts),
       h("span", { id: "away", class: "away", hidden: true }),
     ),
@@ -137,11 +138,11 @@ function renderResult(state) {
 export function tickRace(state, now) {
   const race = state.race;
   if (!race) return;
-  setText(byId("stopwatch"), `time ${stopwatchText(race.elapsed(now))}`);
+  setText(byId("stopwatch"), t("race.stopwatch", { time: stopwatchText(race.elapsed(now)) }));
   const clock = byId("clock");
   if (clock && race.clockDeadline !== null && race.over === null) {
     const left = race.clockDeadline - now;
-    setText(clock, `${clockText(left)} left`);
+    setText(clock, t("race.clock_left", { time: clockText(left) }));
     clock.classList.toggle("urgent", left < 30);
   }
   const away = byId("away");
@@ -150,7 +151,7 @@ export function tickRace(state, now) {
     away.hidden = !showAway;
     if (showAway) {
       const name = race.players[race.other];
-      setText(away, `${name}'s connection dropped: ${clockText(race.awayUntil - now)} to come back`);
+      setText(away, t("race.away", { name, time: clockText(race.awayUntil - now) }));
     }
   }
   const idle = byId("idle");
@@ -159,6 +160,6 @@ export function tickRace(state, now) {
   idle.hidden = !warn;
   // The alert's words are set once as the warning shows (and so are said once); the
   // seconds beside them change without being announced every second.
-  setText(byId("idle-alert"), warn ? `No play for ${race.idleS} s times you out:` : "");
+  setText(byId("idle-alert"), warn ? t("race.idle_alert", { seconds: race.idleS }) : "");
   if (warn) setText(byId("idle-left"), idleLeftWords(clockText(left), race.board.redealsLeft > 0));
 }

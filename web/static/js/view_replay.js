@@ -1,6 +1,7 @@
 // The replay of a finished race: both boards at any move, stepped by hand or played at
 // the pace the race went (faster if asked), with the record's deal checked.
 
+import { formatNumber, t } from "./i18n.js";
 import { cardShort } from "./cards.js";
 import { byId, h, setText, swap } from "./dom.js";
 import { buildReplay } from "./replay.js";
@@ -22,7 +23,7 @@ export async function replayView(api, gameId, { onLeave }) {
   const boards = h("div", { class: "boards", id: "replay-boards" });
   const where = h("p", { class: "where", id: "replay-where", "aria-live": "polite" });
   const slider = h("input", { type: "range", id: "replay-move", min: "0", max: String(frames.length - 1), value: "0", step: "1" });
-  const play = h("button", { type: "button", id: "replay-play" }, "Play");
+  const play = h("button", { type: "button", id: "replay-play" }, t("replay.play"));
 
   const show = () => {
     const frame = frames[at];
@@ -31,14 +32,16 @@ export async function replayView(api, gameId, { onLeave }) {
     })));
     slider.value = String(at);
     const move = frame.move;
-    const what = move === null ? "as dealt"
-      : `${record.players[move.seat]} ${move.card === "redeal" ? "redealt" : `played ${cardShort(move.card)}`} at ${secondsText(move.t_ms)}`;
-    setText(where, `move ${at} of ${frames.length - 1}: ${what}`);
+    const what = move === null ? t("replay.as_dealt")
+      : t(move.card === "redeal" ? "replay.redealt" : "replay.played", {
+        name: record.players[move.seat], card: move.card === "redeal" ? "" : cardShort(move.card), time: secondsText(move.t_ms),
+      });
+    setText(where, t("replay.where", { at, last: frames.length - 1, what }));
   };
   const pause = () => {
     clearTimeout(timer);
     timer = null;
-    setText(play, "Play");
+    setText(play, t("replay.play"));
   };
   const step = (to) => {
     at = Math.max(0, Math.min(frames.length - 1, to));
@@ -56,7 +59,7 @@ export async function replayView(api, gameId, { onLeave }) {
   play.addEventListener("click", () => {
     if (timer !== null) return pause();
     if (at >= frames.length - 1) step(0);
-    setText(play, "Pause");
+    setText(play, t("replay.pause"));
     schedule();
   });
   slider.addEventListener("input", () => {
@@ -65,11 +68,11 @@ export async function replayView(api, gameId, { onLeave }) {
   });
   const button = (id, label, to) => h("button", { type: "button", id, onclick: () => { pause(); step(to()); } }, label);
   const speedSelect = h("select", { id: "replay-speed", onchange: (event) => { speed = Number(event.target.value); } },
-    [1, 2, 4, 10].map((n) => h("option", { value: String(n) }, `${n}×`)));
+    [1, 2, 4, 10].map((n) => h("option", { value: String(n) }, `${formatNumber(n)}×`)));
 
   const summary = { result: record.result, winner: record.winner, reason: record.reason, counts: record.counts };
   const [headline, reason] = outcomeWords(summary, null, record.players);
-  const deal = h("p", { class: "deal pending", id: "replay-deal" }, "checking the deal…");
+  const deal = h("p", { class: "deal pending", id: "replay-deal" }, t("deal.checking"));
   const verifiable = record.dealing === undefined || record.dealing === "sha256";
   if (verifiable) {
     checkDeal({ rules: record.rules, commits: record.commits, seeds: record.seeds, dealt: record.boards }).then((check) => {
@@ -78,25 +81,25 @@ export async function replayView(api, gameId, { onLeave }) {
     });
   } else {
     deal.className = "deal";
-    setText(deal, "dealt before verifiable deals: nothing to check");
+    setText(deal, t("deal.old"));
   }
   onLeave(pause);
   const nodes = [
-    h("h2", { id: "page-title", tabindex: "-1" }, `Replay: ${names.join(" vs ")}`),
+    h("h2", { id: "page-title", tabindex: "-1" }, t("replay.title", { names: names.join(t("race.vs")) })),
     h("p", {}, `${headline}: ${reason} · ${rulesWords(record.rules)}`),
-    h("p", { class: "players" }, "Profiles: ", record.players.flatMap((name, seat) => [
+    h("p", { class: "players" }, `${t("replay.profiles")} `, record.players.flatMap((name, seat) => [
       seat ? " · " : "", h("a", { href: `#player=${encodeURIComponent(name)}` }, name),
     ])),
     deal,
-    stopped ? h("p", { class: "error" }, `The replay stops early: ${stopped}`) : null,
+    stopped ? h("p", { class: "error" }, t("replay.stopped", { why: stopped })) : null,
     h("div", { class: "actions replay-controls" },
-      button("replay-start", "To the start", () => 0),
-      button("replay-back", "Step back", () => at - 1),
+      button("replay-start", t("replay.start"), () => 0),
+      button("replay-back", t("replay.back"), () => at - 1),
       play,
-      button("replay-forward", "Step forward", () => at + 1),
-      button("replay-end", "To the end", () => frames.length - 1),
-      h("span", { class: "labelled" }, h("label", { for: "replay-speed" }, "Speed"), speedSelect)),
-    h("p", { class: "slider" }, h("label", { for: "replay-move" }, "Move"), " ", slider),
+      button("replay-forward", t("replay.forward"), () => at + 1),
+      button("replay-end", t("replay.end"), () => frames.length - 1),
+      h("span", { class: "labelled" }, h("label", { for: "replay-speed" }, t("replay.speed")), speedSelect)),
+    h("p", { class: "slider" }, h("label", { for: "replay-move" }, t("replay.move")), " ", slider),
     where,
     boards,
   ];

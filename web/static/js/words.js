@@ -1,8 +1,10 @@
 // The page's words for rules, statuses, results and the server's errors, the same as the
-// terminal client's (client/words.py, client/render.py).
+// terminal client's (client/words.py, client/render.py), from the catalogues (i18n.js):
+// the game's shared words in the common domain, the page's own in the browser domain.
 
 import { botLabel } from "./bots.js";
 import { ERROR, RACING as RACING_STATUSES } from "./facts.js";
+import { formatNumber, t } from "./i18n.js";
 import { secondsText } from "./timing.js";
 
 const RACING = new Set(RACING_STATUSES);
@@ -10,35 +12,32 @@ const RACING = new Set(RACING_STATUSES);
 /** Whether a board's status still races (its count is not final). */
 export const isRacing = (status) => RACING.has(status);
 
-export const STATUS_WORDS = {
-  playing: "",
-  stuck: "stuck: redeal",
-  stalled: "no more plays",
-  cleared: "cleared!",
-  timed_out: "timed out",
-  resigned: "resigned",
-  abandoned: "left the race",
-};
+/** A board's status in words ("" while it plays): common's status.* keys. */
+export const statusWords = (status) => (status === "playing" ? "" : t(`status.${status}`));
+
+/** "4:59", a time limit as a clock face. */
+const clockFace = (limit) => `${Math.floor(limit / 60)}:${String(limit % 60).padStart(2, "0")}`;
 
 /** "mirror · winnable · 1 redeal · tiebreak first · 5:00 clock · rated". */
 export function rulesWords(rules, { clock = true } = {}) {
-  const words = [rules.deal ?? "independent"];
-  if (rules.winnable_only) words.push("winnable");
-  if (rules.redeals) words.push("1 redeal");
-  if (rules.tiebreak === "first") words.push("tiebreak first");
+  const words = [t(rules.deal === "mirror" ? "rule.mirror" : "rule.independent")];
+  if (rules.winnable_only) words.push(t("rule.winnable"));
+  if (rules.redeals) words.push(t("rule.redeals", { count: rules.redeals }));
+  if (rules.tiebreak === "first") words.push(t("rule.tiebreak_first"));
   const limit = rules.time_limit_s;
-  if (limit !== null && limit !== undefined && clock) {
-    words.push(`${Math.floor(limit / 60)}:${String(limit % 60).padStart(2, "0")} clock`);
-  }
-  if (rules.rated) words.push("rated");
+  if (limit !== null && limit !== undefined && clock) words.push(t("rule.clock", { clock: clockFace(limit) }));
+  if (rules.rated) words.push(t("rule.rated"));
   return words.join(" · ");
 }
+
+/** A rating as a whole number, in the language's digits but never grouped: "1500". */
+export const ratingNumber = (value) => formatNumber(Math.round(value), { useGrouping: false });
 
 /** A rating as clients show it: a whole number, "?" beside a provisional one. */
 export function ratingText(rating) {
   if (rating === null || rating === undefined) return "";
-  if (typeof rating === "number") return String(Math.round(rating));
-  return `${Math.round(rating.rating)}${rating.provisional ? "?" : ""}`;
+  if (typeof rating === "number") return ratingNumber(rating);
+  return `${ratingNumber(rating.rating)}${rating.provisional ? "?" : ""}`;
 }
 
 /** Names, a bot's labelled: "BOT-Hare · bot". */
@@ -51,8 +50,8 @@ export const playerNames = (players, bots = []) =>
  */
 export function countWords(count, tMs) {
   if (tMs === null || tMs === undefined) return `${count}/52`;
-  if (count === 52) return `cleared in ${secondsText(tMs)}`;
-  return `${count}/52, last card at ${secondsText(tMs)}`;
+  if (count === 52) return t("count.cleared_in", { time: secondsText(tMs) });
+  return t("count.last_card", { count, time: secondsText(tMs) });
 }
 
 /**
@@ -62,10 +61,10 @@ export function countWords(count, tMs) {
 export function marginWords(winner, counts, timesMs) {
   const loser = 1 - winner;
   const ahead = counts[winner] - counts[loser];
-  if (ahead > 0) return `${ahead} card${ahead === 1 ? "" : "s"} ahead`;
+  if (ahead > 0) return t("margin.cards_ahead", { count: ahead });
   const wonAt = timesMs[winner] ?? null;
   const lostAt = timesMs[loser] ?? null;
-  if (ahead === 0 && wonAt !== null && lostAt !== null && wonAt < lostAt) return `${secondsText(lostAt - wonAt)} sooner`;
+  if (ahead === 0 && wonAt !== null && lostAt !== null && wonAt < lostAt) return t("margin.sooner", { time: secondsText(lostAt - wonAt) });
   return "";
 }
 
@@ -82,27 +81,19 @@ export function timesWords(names, { result, winner, counts, times_ms: timesMs = 
 }
 
 /** The idle warning's seconds: "0:14 left to play or redeal"; no redeal left, none named. */
-export const idleLeftWords = (left, canRedeal) => `${left} left to ${canRedeal ? "play or redeal" : "play"}`;
+export const idleLeftWords = (left, canRedeal) => t(canRedeal ? "race.idle_left_redeal" : "race.idle_left", { left });
 
 /** The headline ("You won") and the reason in words, for a player (seat) or a spectator. */
-export function outcomeWords(over, seat, players, { idleS = null, clockS = null, statuses = [] } = {}) {
-  const winner = over.winner === null ? "nobody" : players[over.winner];
-  const loser = over.winner === null ? "nobody" : players[1 - over.winner];
+export function outcomeWords(over, seat, players, { idleS = null, statuses = [] } = {}) {
+  const winner = over.winner === null ? t("result.nobody") : players[over.winner];
+  const loser = over.winner === null ? t("result.nobody") : players[1 - over.winner];
   let headline;
-  if (over.result === "draw") headline = "Draw";
-  else if (seat === null || seat === undefined) headline = `${winner} won`;
-  else headline = over.winner === seat ? "You won" : "You lost";
-  if (over.reason === "time") return [headline, clockWords(over, winner, clockS)];
-  const reasons = {
-    cleared: `${winner} cleared every card`,
-    resigned: `${loser} resigned`,
-    abandoned: `${loser} left and did not come back in time`,
-    most_cards: `${winner} has more cards and no play can change it`,
-    equal_cards: "equal counts, and neither can play on",
-    first_to_count: `equal counts: ${winner} got there first`,
-    aborted: "the race was aborted: the server could not restore it",
-  };
-  const reason = reasons[over.reason] ?? over.reason;
+  if (over.result === "draw") headline = t("result.draw");
+  else if (seat === null || seat === undefined) headline = t("result.won", { winner });
+  else headline = t(over.winner === seat ? "result.you_won" : "result.you_lost");
+  if (over.reason === "time") return [headline, clockWords(over, winner)];
+  const known = ["cleared", "resigned", "abandoned", "most_cards", "equal_cards", "first_to_count", "aborted"];
+  const reason = known.includes(over.reason) ? t(`reason.${over.reason}`, { winner, loser }) : over.reason;
   return [headline, timedOutWords(over, players, reason, idleS, statuses)];
 }
 
@@ -111,35 +102,19 @@ function timedOutWords(over, players, reason, idleS, statuses) {
   if (!timed.length || !["most_cards", "equal_cards", "first_to_count"].includes(over.reason)) {
     return reason;
   }
-  const idle = idleS ? `no play for ${idleS} s` : "no play in time";
-  const who = timed.map((seat) => players[seat]).join(" and ");
-  if (over.reason === "most_cards" && !timed.includes(over.winner)) return `${who} timed out: ${idle}`;
-  if (over.reason === "most_cards") return `${reason} (${who} timed out: ${idle})`;
-  return `${who} timed out: ${idle}; ${reason}`;
+  const idle = idleS ? t("result.idle_for", { seconds: idleS }) : t("result.idle");
+  const who = timed.map((seat) => players[seat]).join(t("result.and"));
+  const out = t("result.timed_out", { who, idle });
+  if (over.reason === "most_cards" && !timed.includes(over.winner)) return out;
+  if (over.reason === "most_cards") return `${reason} (${out})`;
+  return `${out}; ${reason}`;
 }
 
-function clockWords(over, winner, clockS) {
-  const clock = clockS === null || clockS === undefined
-    ? "the clock"
-    : `the ${Math.floor(clockS / 60)}:${String(clockS % 60).padStart(2, "0")} clock`;
-  if (over.result === "draw") return `${clock} ran out at equal counts`;
-  if (over.counts[0] === over.counts[1]) return `${clock} ran out at equal counts: ${winner} got there first`;
-  return `${clock} ran out: ${winner} has more cards`;
+function clockWords(over, winner) {
+  if (over.result === "draw") return t("reason.time_draw");
+  if (over.counts[0] === over.counts[1]) return t("reason.time_first", { winner });
+  return t("reason.time", { winner });
 }
-
-const ERROR_WORDS = {
-  [ERROR.illegal_move]: "the server refused that play",
-  [ERROR.room_not_found]: "no open room has that code",
-  [ERROR.room_full]: "that room's race has already started",
-  [ERROR.game_not_found]: "that race is not there any more",
-  [ERROR.busy]: "you are busy",
-  [ERROR.rate_limited]: "slow down: too many messages",
-  [ERROR.game_over]: "the race is over",
-  [ERROR.not_in_game]: "you are not in a race",
-  [ERROR.unavailable]: "the server cannot do that right now (nothing changed); try again in a moment",
-  [ERROR.not_allowed]: "not allowed",
-  [ERROR.banned]: "this player is banned from this server",
-};
 
 /**
  * The `id` the page puts on `rematch`. The server copies it into the answer, so an error
@@ -155,13 +130,14 @@ export const RATED_ID = "rated";
 export const REPORT_ID = "report";
 
 /** Why a race with rated rules changed no rating (game_over.unrated), in words. */
-export const UNRATED_WORDS = {
-  no_play: "not rated: a player made no play",
-  fair_play: "not rated: the timing of the play was flagged for the server's operator to review",
-};
+export const unratedWords = (why) => (["no_play", "fair_play"].includes(why) ? t(`unrated.${why}`) : t("result.unrated", { why }));
 
-/** An error from the server in words. */
+/**
+ * An error from the server in words, by its code (common's error.* keys), never by the
+ * English of its `message`; a code this page does not know is shown as it came.
+ */
 export function errorWords(error) {
-  if (error.code === ERROR.game_not_found && error.id === REMATCH_ID) return "the rematch offer has lapsed";
-  return `${ERROR_WORDS[error.code] ?? error.code}: ${error.message}`;
+  if (error.code === ERROR.game_not_found && error.id === REMATCH_ID) return t("error.rematch_lapsed");
+  if (Object.hasOwn(ERROR, error.code)) return t(`error.${error.code}`);
+  return `${error.code}: ${error.message}`;
 }

@@ -2,7 +2,7 @@
 streaks a profile shows.
 
 PROTOCOL.md, "The daily deal" and "HTTP". Today is the day the lobby core was
-told (:meth:`server.daily.DailyWatch.today`), so the API and ``lobby.daily``
+told (:meth:`server.daily_watch.DailyWatch.today`), so the API and ``lobby.daily``
 turn together. A day's commit is shown from the start; its seed only once the
 day is over (earlier, anyone could deal the layout and plan a line before
 racing it). A day to come is not shown at all, though its seed is drawn: it is
@@ -17,7 +17,7 @@ import time
 from typing import TYPE_CHECKING
 
 from core.daily import DAILY_RULES
-from server.store import daily as stored
+from server.store import daily_rows as stored
 
 from .models import DailyAnswer, DailyLine
 

@@ -8,7 +8,7 @@ the same on SQLite and PostgreSQL:
   when it was drawn. Whichever worker first needs a day draws its seed from
   ``secrets`` and offers it (:func:`draw`): the row is inserted if absent and then
   read, in one transaction, so every worker, however many race to draw it, deals
-  from the row that won. The glue draws today's and tomorrow's (server/daily.py),
+  from the row that won. The glue draws today's and tomorrow's (server/daily_watch.py),
   so a day is committed a day before anyone races it.
 * ``daily_results``: a row a player and day, their ranked race (their first of
   the day): its time to clear (null if they did not clear), its count, whether

@@ -1,4 +1,4 @@
-"""The daily deal's board and the arenas list (:mod:`client.competitions` has the words).
+"""The daily deal's board and the arenas list (:mod:`client.competition_words` has the words).
 
 :class:`DailyBoardScreen` draws today's board as ``GET /api/daily`` gave it (the app
 asks again on ``r``, and after each daily race); ``d`` races the deal from there.
@@ -18,7 +18,7 @@ from textual.widgets import DataTable
 from lang import t
 from protocol import Daily, JoinArena, LobbyRequest
 
-from ..competitions import arena_line, arena_rows, ordinal
+from ..competition_words import arena_line, arena_rows, ordinal
 from ..lookups import DailyQuery
 from ..messages import Command, Fetch
 from ..timing import seconds_text

@@ -8,7 +8,7 @@ the board) and decides the rest. :class:`DailyWatch` tells it, on each worker:
 
 * At start, before any race is restored (a restored daily race ends on its
   day's board): today's and tomorrow's seeds are drawn if nobody drew them
-  (:func:`server.store.daily.draw`: a seed from ``secrets``, insert-if-absent,
+  (:func:`server.store.daily_rows.draw`: a seed from ``secrets``, insert-if-absent,
   then read, so every worker deals from the same row and a day is committed a
   day before it begins), and today's deal, best clear and board are read.
 * At 00:00 UTC by the wall clock (injected: ``wall``), every worker rolls over
@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING
 import engine
 from core.daily import DailyDeal, DailyPlace
 from server.store import StoreError
-from server.store import daily as stored
-from server.store.daily import utc_day
+from server.store import daily_rows as stored
+from server.store.daily_rows import utc_day
 
 if TYPE_CHECKING:
     from collections.abc import Callable
