@@ -101,14 +101,14 @@ class ApiClient:
         query = {"limit": limit, "before": before}
         missing = {
             "player_not_found": _no_player(name),
-            "race_not_found": t("api.no_page", id=str(before), name=name),
+            "race_not_found": t("tui.api.no_page", id=str(before), name=name),
         }
         data = await self.get(path, query, missing=missing)
         return self._read(RacePage, data, path)
 
     async def race(self, game_id: str) -> RaceRecordData:
         path = f"/api/races/{quote(game_id, safe='')}"
-        data = await self.get(path, missing={"race_not_found": t("api.no_race", id=game_id)})
+        data = await self.get(path, missing={"race_not_found": t("tui.api.no_race", id=game_id)})
         try:
             return RaceRecordData.of(data)
         except ValidationError as exc:
@@ -144,15 +144,15 @@ class ApiClient:
             reason = exc.reason if isinstance(exc.reason, BaseException) else OSError(exc.reason)
             raise self._unreachable(reason) from None
         except http.client.HTTPException:
-            words = t("api.not_http", where=self.where)
+            words = t("tui.api.not_http", where=self.where)
             raise ApiError(words) from None
         except OSError as exc:  # a timeout or a reset while reading the answer
             raise self._unreachable(exc) from None
         if len(body) > MAX_BODY:
-            raise ApiError(t("api.too_big", where=self.where, path=path, bytes=MAX_BODY))
+            raise ApiError(t("tui.api.too_big", where=self.where, path=path, bytes=MAX_BODY))
         data = _json(body)
         if not isinstance(data, dict):
-            raise ApiError(t("api.not_json", where=self.where, path=path))
+            raise ApiError(t("tui.api.not_json", where=self.where, path=path))
         return data
 
     def _unreachable(self, exc: BaseException) -> ApiError:
@@ -170,15 +170,15 @@ class ApiClient:
         if status == 404 and code is not None and code in missing:
             words = missing[code]
         elif status == 404:
-            words = t("api.no_api", where=self.where, path=path)
+            words = t("tui.api.no_api", where=self.where, path=path)
         elif status == 429:
-            words = t("api.busy", where=self.where)
+            words = t("tui.api.busy", where=self.where)
         elif status == 503 and code == "unavailable":
-            words = t("api.unavailable")
+            words = t("tui.api.unavailable")
         elif status >= 500:
-            words = t("fail.http_restarting", where=self.where, code=str(status))
+            words = t("tui.fail.http_restarting", where=self.where, code=str(status))
         else:
-            words = t("api.http", where=self.where, code=str(status))
+            words = t("tui.api.http", where=self.where, code=str(status))
             words += f": {message or code}" if code else ""
         return ApiError(words, status=status, code=code)
 
@@ -191,12 +191,12 @@ class ApiClient:
     def _shape(self, path: str, exc: ValidationError) -> ApiError:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "-"
-        words = t("api.shape", where=self.where, path=path, field=where, why=first["msg"])
+        words = t("tui.api.shape", where=self.where, path=path, field=where, why=first["msg"])
         return ApiError(words)
 
 
 def _no_player(name: str) -> str:
-    return t("api.no_player", name=name)
+    return t("tui.api.no_player", name=name)
 
 
 def _said(data: object) -> tuple[str | None, str]:

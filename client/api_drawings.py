@@ -55,7 +55,7 @@ def lookup_status(pending: bool, error: str, *, shown: bool) -> Text:
     if error:
         return Text(error, style="bold red")
     if pending:
-        return Text(t("browse.updating" if shown else "browse.loading"), style=_DIM)
+        return Text(t("tui.browse.updating" if shown else "tui.browse.loading"), style=_DIM)
     return Text()
 
 
@@ -74,19 +74,19 @@ def render_profile(lookup: Lookup[Profile], name: str) -> Text:
         return Text(name, style="bold")
     text = Text(player_names([profile.name], [profile.bot])[0], style="bold")
     rating = rating_text(profile.rating, profile.provisional)
-    text.append("   " + t("profile.rating", rating=rating), style="magenta")
+    text.append("   " + t("tui.profile.rating", rating=rating), style="magenta")
     if profile.provisional:
-        text.append("  " + t("profile.provisional"), style=_DIM)
-    text.append("\n" + t("profile.races", count=profile.races) + ": ")
-    text.append(t("profile.record", won=profile.wins, drawn=profile.draws, lost=profile.losses))
-    none = t("profile.none_yet")
+        text.append("  " + t("tui.profile.provisional"), style=_DIM)
+    text.append("\n" + t("tui.profile.races", count=profile.races) + ": ")
+    text.append(t("tui.profile.record", won=profile.wins, drawn=profile.draws, lost=profile.losses))
+    none = t("tui.profile.none_yet")
     best = none if profile.best_clear_ms is None else seconds_text(profile.best_clear_ms)
-    text.append("\n" + t("profile.best", best=best))
+    text.append("\n" + t("tui.profile.best", best=best))
     if profile.daily_streak or profile.daily_best_streak:
-        streaks = t("profile.streak", now=profile.daily_streak, best=profile.daily_best_streak)
+        streaks = t("tui.profile.streak", now=profile.daily_streak, best=profile.daily_best_streak)
         text.append("\n" + streaks)
     if profile.joined:
-        text.append("\n" + t("profile.joined", day=profile.joined[:10]))
+        text.append("\n" + t("tui.profile.joined", day=profile.joined[:10]))
     return text
 
 
@@ -108,11 +108,11 @@ def summary_cells(race: RaceSummary, name: str) -> tuple[str, ...]:
     other = 1 - me
     opponent = player_names(race.players, race.bots)[other]
     if race.result != "win" or race.winner is None:
-        result = t("history.draw")
+        result = t("tui.history.draw")
     elif seat is None:
         result = t("result.won", winner=race.players[race.winner])
     else:
-        result = t("history.won" if race.winner == seat else "history.lost")
+        result = t("tui.history.won" if race.winner == seat else "tui.history.lost")
     cards = f"{race.counts[me]}-{race.counts[other]}"
     t_ms = race.times_ms[me] if me < len(race.times_ms) else None
     time = "" if t_ms is None else seconds_text(t_ms)
@@ -131,13 +131,13 @@ def history_rows(history: History) -> list[tuple[str, Sequence[str]]]:
 def history_title(history: History) -> str:
     """``ann's races: 20 shown · n: older ones``."""
     shown = len(history.races)
-    title = t("history.title", name=history.name)
+    title = t("tui.history.title", name=history.name)
     if not history.loaded:
         return title
     if not shown:
-        return f"{title}: {t('history.none')}"
-    more = t("history.more" if history.more else "history.all", count=shown)
-    return f"{title}: {more} · {t('history.enter_replays')}"
+        return f"{title}: {t('tui.history.none')}"
+    more = t("tui.history.more" if history.more else "tui.history.all", count=shown)
+    return f"{title}: {more} · {t('tui.history.enter_replays')}"
 
 
 # -- the replay ----------------------------------------------------------------
@@ -153,10 +153,10 @@ def replay_bar(replay: Replay, now: float) -> Text:
     for seat, before in enumerate(view.ratings):
         if before is not None:
             names[seat] += f" {before}"
-    text = Text(t("replay.title"), style="bold")
-    text.append(f" · {t('race.time', time=_stopwatch(replay.position(now)))}", style="bold")
+    text = Text(t("tui.replay.title"), style="bold")
+    text.append(f" · {t('tui.race.time', time=_stopwatch(replay.position(now)))}", style="bold")
     state = "ended" if replay.ended else "paused" if replay.paused else "playing"
-    text.append(f" · {replay.speed}x {t(f'replay.{state}')}", style="cyan")
+    text.append(f" · {replay.speed}x {t(f'tui.replay.{state}')}", style="cyan")
     text.append(" · ")
     text.append(versus(names), style="bold")
     text.append(f" · {rules_words(view.rules)}")
@@ -187,7 +187,7 @@ def replay_end(replay: Replay) -> Text:
         if (change := replay.summary.change(seat)) is not None
     ]
     if changes:
-        text.append("\n" + t("result.rating", changes="   ·   ".join(changes)))
+        text.append("\n" + t("tui.result.rating", changes="   ·   ".join(changes)))
     if replay.verdict is not None:
         text.append("\n")
         text.append_text(verdict_text(replay.verdict))
@@ -198,10 +198,10 @@ def verdict_text(verdict: engine.Verdict) -> Text:
     """``record verified: …`` in green, or ``record NOT verified: <the first failure>`` loudly."""
     if verdict.ok:
         unproved = [check.name for check in verdict.checks if check.outcome == "not checkable"]
-        words = t("record.verified")
+        words = t("tui.record.verified")
         if unproved:
-            words += " " + t("record.unchecked", checks=", ".join(unproved))
+            words += " " + t("tui.record.unchecked", checks=", ".join(unproved))
         return Text(words, style="green")
     failed = next(check for check in verdict.checks if check.outcome == "failed")
     detail = _HEX.sub(r"\1…", failed.detail)  # the engine's own words for the check
-    return Text(t("record.failed", why=f"{failed.name}: {detail}"), style=_LOUD)
+    return Text(t("tui.record.failed", why=f"{failed.name}: {detail}"), style=_LOUD)

@@ -69,7 +69,7 @@ def ordinal(rank: int) -> str:
     """A place on a board: ``3rd`` in English, ``3.`` in German, ``3e`` in Dutch, ``3º``
     in Italian (the catalogue's ``place.rank``; English's endings are its own)."""
     if lang.language() not in ("en", lang.PSEUDO):
-        return t("place.rank", rank=str(rank))
+        return t("tui.place.rank", rank=str(rank))
     if 10 <= rank % 100 <= 20:
         return f"{rank}th"
     return f"{rank}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(rank % 10, 'th') }"
@@ -97,36 +97,38 @@ class ArenaView:
         """``ends in 12:34``, ``starts in 4:59``, or ``finished``."""
         status = self.arena.status
         if status == "finished":
-            return t("arena.finished")
+            return t("tui.arena.finished")
         if status == "upcoming" and now < self.starts_at:
-            return t("arena.starts_in", left=clock_text(self.starts_at - now))
-        return t("arena.ends_in", left=clock_text(max(0.0, self.ends_at - now)))
+            return t("tui.arena.starts_in", left=clock_text(self.starts_at - now))
+        return t("tui.arena.ends_in", left=clock_text(max(0.0, self.ends_at - now)))
 
 
 def arena_line(view: ArenaView, now: float) -> Text:
     """The arena one is in, on one line: one's place and points, the countdown, the key."""
     arena, you = view.arena, view.arena.you
-    text = Text(t("arena.name", name=arena.name), style="bold")
+    text = Text(t("tui.arena.name", name=arena.name), style="bold")
     if you is not None:
         place = ordinal(you.rank)
-        text.append(": " + t("arena.place", place=place, players=arena.players, count=you.score))
+        text.append(
+            ": " + t("tui.arena.place", place=place, players=arena.players, count=you.score)
+        )
         if you.streak >= 2:  # lichess's streak: wins count double (the help says so)
-            text.append(" · " + t("arena.streak"), style="bold green")
+            text.append(" · " + t("tui.arena.streak"), style="bold green")
     else:
-        text.append(": " + t("arena.joined", count=arena.players))
+        text.append(": " + t("tui.arena.joined", count=arena.players))
     text.append(f" · {view.when(now)}")
     if view.joined:
-        text.append(f"  z {t('key.pause')}", style=_DIM)
+        text.append(f"  z {t('tui.key.pause')}", style=_DIM)
     elif arena.status != "finished":
-        text.append("  " + t("arena.paused"), style=_DIM)
+        text.append("  " + t("tui.arena.paused"), style=_DIM)
     return text
 
 
 def standings_line(arena: Arena, me: str, *, places: int = 5) -> Text:
     """The first few places: ``1 bob 12 · 2 ann 8 · 3 BOT-Hare (bot) 6``; one's own bold."""
-    text = Text(t("arena.standings") + " ", style=_DIM)
+    text = Text(t("tui.arena.standings") + " ", style=_DIM)
     if not arena.standings:
-        return text.append(t("arena.no_race_yet"), style=_DIM)
+        return text.append(t("tui.arena.no_race_yet"), style=_DIM)
     for i, place in enumerate(arena.standings[:places]):
         if i:
             text.append(" · ", style=_DIM)
@@ -141,7 +143,7 @@ def arena_rows(arenas: list[ArenaInfo], now: float, wall: float) -> list[tuple[s
     rows = []
     for info in arenas:
         view_when = _arena_when(info, now, wall)
-        status = t(f"arena.status_{info.status}")
+        status = t(f"tui.arena.status_{info.status}")
         rows.append((info.arena_id, [info.name, status, view_when, str(info.players)]))
     return rows
 
@@ -149,10 +151,10 @@ def arena_rows(arenas: list[ArenaInfo], now: float, wall: float) -> list[tuple[s
 def _arena_when(info: ArenaInfo, now: float, wall: float) -> str:
     offset = now - wall
     if info.status == "upcoming":
-        return t("arena.starts_in", left=clock_text(epoch(info.starts_at) + offset - now))
+        return t("tui.arena.starts_in", left=clock_text(epoch(info.starts_at) + offset - now))
     if info.status == "running":
-        return t("arena.ends_in", left=clock_text(epoch(info.ends_at) + offset - now))
-    return t("arena.finished")
+        return t("tui.arena.ends_in", left=clock_text(epoch(info.ends_at) + offset - now))
+    return t("tui.arena.finished")
 
 
 def daily_line(
@@ -161,18 +163,18 @@ def daily_line(
     """The lobby's Daily entry: the day, its best time, one's place and streak, the key."""
     if daily is None:
         return Text()
-    text = Text(t("daily.title"), style="bold")  # today's: the day is on its board (t)
+    text = Text(t("tui.daily.title"), style="bold")  # today's: the day is on its board (t)
     if daily.best_ms is not None:
         best = seconds_text(daily.best_ms)
-        text.append(": " + t("daily.best", time=best, count=daily.players))
+        text.append(": " + t("tui.daily.best", time=best, count=daily.players))
     else:
-        text.append(": " + t("daily.no_best", count=daily.players))
+        text.append(": " + t("tui.daily.no_best", count=daily.players))
     place = None if board is None or board.date != daily.date else board.place(me)
     if place is not None:
-        text.append(" · " + t("daily.you", place=ordinal(place.rank)))
+        text.append(" · " + t("tui.daily.you", place=ordinal(place.rank)))
     if streak:
-        text.append(" · " + t("daily.streak", count=streak))
-    return text.append(f"  d {t('daily.race_ghost')}", style=_DIM)
+        text.append(" · " + t("tui.daily.streak", count=streak))
+    return text.append(f"  d {t('tui.daily.race_ghost')}", style=_DIM)
 
 
 def events_text(state: ClientState, now: float) -> Text:
@@ -189,8 +191,8 @@ def events_text(state: ClientState, now: float) -> Text:
         line = arena_line(arena, now)
     elif lobby.arenas:
         running = sum(info.status == "running" for info in lobby.arenas)
-        line = Text(t("arena.list_line", running=running, coming=len(lobby.arenas) - running))
-        line.append(f"  a {t('arena.list_key')}", style=_DIM)
+        line = Text(t("tui.arena.list_line", running=running, coming=len(lobby.arenas) - running))
+        line.append(f"  a {t('tui.arena.list_key')}", style=_DIM)
     if text.plain and line.plain:
         text.append("\n")
     return text.append_text(line)
@@ -203,8 +205,8 @@ def race_kind_line(race: RaceView, now: float, arena: ArenaView | None, me: str)
         return Text()
     if race.daily is not None:
         if race.ghost:
-            return Text(t("daily.racing_ghost", day=race.daily, name=race.ghost), style="bold")
-        return Text(t("daily.racing_bot", day=race.daily), style="bold")
+            return Text(t("tui.daily.racing_ghost", day=race.daily, name=race.ghost), style="bold")
+        return Text(t("tui.daily.racing_bot", day=race.daily), style="bold")
     if race.arena_id is not None and arena is not None and arena.arena.arena_id == race.arena_id:
         text = arena_line(arena, now)
         return text.append("\n").append_text(standings_line(arena.arena, me, places=4))
@@ -218,20 +220,20 @@ def daily_result_words(race: RaceView, board: DailyBoard | None) -> str:
         return ""
     result = over.daily
     if result.time_ms is None:
-        mine = t("daily.not_cleared")
+        mine = t("tui.daily.not_cleared")
     else:
-        mine = t("daily.your_time", time=seconds_text(result.time_ms))
+        mine = t("tui.daily.your_time", time=seconds_text(result.time_ms))
     leader = _leader_ms(race, board)
-    parts = [f"{t('daily.title')}: {mine}"]  # the day is the board's (t), and the top's
+    parts = [f"{t('tui.daily.title')}: {mine}"]  # the day is the board's (t), and the top's
     if leader is not None:
-        parts.append(t("daily.leader", time=seconds_text(leader)))
+        parts.append(t("tui.daily.leader", time=seconds_text(leader)))
     if result.ranked and result.rank is not None:
         if board is not None and board.date == result.date:
-            parts.append(t("daily.ranked_of", place=ordinal(result.rank), count=board.players))
+            parts.append(t("tui.daily.ranked_of", place=ordinal(result.rank), count=board.players))
         else:
-            parts.append(t("daily.ranked", place=ordinal(result.rank)))
+            parts.append(t("tui.daily.ranked", place=ordinal(result.rank)))
     else:
-        parts.append(t("daily.practice"))
+        parts.append(t("tui.daily.practice"))
     return " · ".join(parts)
 
 
@@ -252,10 +254,10 @@ def arena_result_words(race: RaceView, arena: ArenaView | None) -> str:
     over = race.over
     if over is None or over.arena is None or race.seat is None:
         return ""
-    words = t("arena.scored", count=over.arena.points[race.seat])
+    words = t("tui.arena.scored", count=over.arena.points[race.seat])
     if arena is not None and arena.arena.you is not None:
         you = arena.arena.you
-        words += " · " + t("arena.you", place=ordinal(you.rank), count=you.score)
+        words += " · " + t("tui.arena.you", place=ordinal(you.rank), count=you.score)
     if arena is not None and arena.joined:
-        words += " · " + t("arena.next")
+        words += " · " + t("tui.arena.next")
     return words

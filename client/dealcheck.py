@@ -57,31 +57,31 @@ def check_deal(
 ) -> DealCheck:
     """Check the deal of a finished race (see the module docstring)."""
     if rules.deal == "mirror" and len(set(seeds)) != 1:
-        return DealCheck(False, t("deal.mirror_seeds"))
+        return DealCheck(False, t("tui.deal.mirror_seeds"))
     if dealt is None:
         return _commits_only(commits, seeds)
     verdict = engine.check_deal(
         winnable=rules.winnable_only, seeds=seeds, commits=commits, boards=dealt
     )
     if verdict.ok:
-        return DealCheck(True, t("deal.verified"))
+        return DealCheck(True, t("tui.deal.verified"))
     failed = next(check for check in verdict.checks if check.outcome == "failed")
     why = f"{failed.name}: {failed.detail}"  # the engine's own words for the check
-    return DealCheck(False, _short(t("deal.failed", why=why)))
+    return DealCheck(False, _short(t("tui.deal.failed", why=why)))
 
 
 def _commits_only(commits: Sequence[str], seeds: Sequence[str]) -> DealCheck:
     if len(commits) != len(seeds):
-        return DealCheck(False, t("deal.no_seed"))
+        return DealCheck(False, t("tui.deal.no_seed"))
     for seat, (promised, seed) in enumerate(zip(commits, seeds, strict=True)):
         try:
             hashed = engine.commit(engine.seed_from_hex(seed))
         except ValueError as exc:
-            return DealCheck(False, t("deal.seed_bad", seat=seat, why=str(exc)))
+            return DealCheck(False, t("tui.deal.seed_bad", seat=seat, why=str(exc)))
         if hashed != promised.lower():
-            words = t("deal.seed_hash", seat=seat, hashed=hashed, promised=promised)
+            words = t("tui.deal.seed_hash", seat=seat, hashed=hashed, promised=promised)
             return DealCheck(False, _short(words))
-    return DealCheck(True, t("deal.partly"))
+    return DealCheck(True, t("tui.deal.partly"))
 
 
 def _short(words: str) -> str:

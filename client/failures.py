@@ -63,12 +63,12 @@ __all__ = [
 
 def url_hint() -> str:
     """What a server's address looks like, said after a wrong one."""
-    return t("fail.url_hint")
+    return t("tui.fail.url_hint")
 
 
 def not_ours() -> str:
     """An answer that is no race server's."""
-    return t("fail.not_ours", hint=url_hint())
+    return t("tui.fail.not_ours", hint=url_hint())
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +104,11 @@ def url_problem(url: str) -> str | None:
     except ValueError:
         port_ok = False
     if not port_ok:
-        return t("fail.bad_url", url=repr(url), hint=url_hint())
+        return t("tui.fail.bad_url", url=repr(url), hint=url_hint())
     if parts.scheme not in ("ws", "wss"):
-        return t("fail.not_websocket_url", url=repr(url), hint=url_hint())
+        return t("tui.fail.not_websocket_url", url=repr(url), hint=url_hint())
     if not parts.hostname:
-        return t("fail.no_host", url=repr(url), hint=url_hint())
+        return t("tui.fail.no_host", url=repr(url), hint=url_hint())
     return None
 
 
@@ -128,48 +128,50 @@ def failure(exc: BaseException, url: str, *, welcomed_before: bool) -> Failure:
     where = address(url) if url_problem(url) is None else url
     if isinstance(exc, InvalidURI | InvalidProxy):
         return Failure(
-            url_problem(url) or t("fail.cannot_use", url=repr(url), why=str(exc)), retry=False
+            url_problem(url) or t("tui.fail.cannot_use", url=repr(url), why=str(exc)), retry=False
         )
     if isinstance(exc, InvalidStatus):
         return _status(exc.response.status_code, where, welcomed_before=welcomed_before)
     if isinstance(exc, ProxyError):
-        words = t("fail.proxy", where=where, why=str(exc))
+        words = t("tui.fail.proxy", where=where, why=str(exc))
         return Failure(words, retry=welcomed_before)
     if isinstance(exc, InvalidHandshake):
-        words = t("fail.no_websocket", where=where, not_ours=not_ours())
+        words = t("tui.fail.no_websocket", where=where, not_ours=not_ours())
         return Failure(words, retry=welcomed_before)
     if isinstance(exc, TimeoutError):
-        return Failure(t("fail.timeout", where=where), retry=True)
+        return Failure(t("tui.fail.timeout", where=where), retry=True)
     if isinstance(exc, ConnectionRefusedError):
-        return Failure(t("fail.refused", where=where), retry=True)
+        return Failure(t("tui.fail.refused", where=where), retry=True)
     if isinstance(exc, socket.gaierror):
         host = urlsplit(url).hostname
         again = welcomed_before or exc.errno == socket.EAI_AGAIN  # a resolver that may recover
-        return Failure(t("fail.no_such_host", host=str(host)), retry=again)
+        return Failure(t("tui.fail.no_such_host", host=str(host)), retry=again)
     if isinstance(exc, ssl.SSLError):
-        words = t("fail.tls", where=where, why=str(exc.reason or exc))
+        words = t("tui.fail.tls", where=where, why=str(exc.reason or exc))
         return Failure(words, retry=welcomed_before)
     if isinstance(exc, ConnectionError | EOFError | ConnectionClosed):
-        return Failure(t("fail.cut", where=where), retry=True)
+        return Failure(t("tui.fail.cut", where=where), retry=True)
     if isinstance(exc, OSError):
-        return Failure(t("fail.unreachable", where=where, why=str(exc.strerror or exc)), retry=True)
-    return Failure(t("fail.other", where=where, why=str(exc)), retry=welcomed_before)
+        return Failure(
+            t("tui.fail.unreachable", where=where, why=str(exc.strerror or exc)), retry=True
+        )
+    return Failure(t("tui.fail.other", where=where, why=str(exc)), retry=welcomed_before)
 
 
 def _status(code: int, where: str, *, welcomed_before: bool) -> Failure:
     if code >= 500:  # the server (or a proxy in front of it) is shutting down or restarting
-        return Failure(t("fail.http_restarting", where=where, code=str(code)), retry=True)
+        return Failure(t("tui.fail.http_restarting", where=where, code=str(code)), retry=True)
     if code == 429:
-        return Failure(t("fail.http_busy", where=where), retry=True)
-    words = t("fail.http_other", where=where, code=str(code), not_ours=not_ours())
+        return Failure(t("tui.fail.http_busy", where=where), retry=True)
+    words = t("tui.fail.http_other", where=where, code=str(code), not_ours=not_ours())
     return Failure(words, retry=welcomed_before)
 
 
 _CLOSES: dict[int, str] = {
-    CloseCode.GOING_AWAY: "close.going_away",
-    CloseCode.POLICY_VIOLATION: "close.policy",
-    CloseCode.INTERNAL_ERROR: "close.internal",
-    CloseCode.SERVICE_RESTART: "close.restart",
+    CloseCode.GOING_AWAY: "tui.close.going_away",
+    CloseCode.POLICY_VIOLATION: "tui.close.policy",
+    CloseCode.INTERNAL_ERROR: "tui.close.internal",
+    CloseCode.SERVICE_RESTART: "tui.close.restart",
 }
 """The closes worth a word of their own, by the catalogue's key; the rest "dropped"."""
 _STAYED_AWAY: dict[int, Link] = {CloseCode.REPLACED: "replaced", CloseCode.BANNED: "banned"}
@@ -182,15 +184,15 @@ def closed(code: int | None, url: str) -> Failure:
     after a code of :data:`~protocol.close_codes.STAY_AWAY`, the client stops."""
     stop = _STAYED_AWAY.get(code or 0)
     if stop is not None:
-        return Failure(t(f"close.{stop}"), retry=False, link=stop)
+        return Failure(t(f"tui.close.{stop}"), retry=False, link=stop)
     key = _CLOSES.get(code or 0)
-    return Failure(t(key) if key else t("close.dropped", where=address(url)), retry=True)
+    return Failure(t(key) if key else t("tui.close.dropped", where=address(url)), retry=True)
 
 
 def no_new_players() -> str:
     """``unavailable`` answering a new player's ``hello``: the store fails; the name is not
     taken."""
-    return t("fail.no_new_players")
+    return t("tui.fail.no_new_players")
 
 
 def hello_refused(code: str, message: str, *, returning: bool) -> Failure:
@@ -202,16 +204,16 @@ def hello_refused(code: str, message: str, *, returning: bool) -> Failure:
     if code == "banned":
         return closed(CloseCode.BANNED, "")
     if code == "unavailable":
-        return Failure(t("fail.sign_in_later"), retry=returning)
+        return Failure(t("tui.fail.sign_in_later"), retry=returning)
     if code == "unsupported_protocol":
-        return Failure(t("fail.protocol"), retry=False)
+        return Failure(t("tui.fail.protocol"), retry=False)
     if code == "rate_limited" and not returning:
-        return Failure(t("fail.new_players_limited"), retry=False)
-    words = t("fail.hello_refused", why=t(f"error.{code}") if code in ERROR_CODES else code)
+        return Failure(t("tui.fail.new_players_limited"), retry=False)
+    words = t("tui.fail.hello_refused", why=t(f"error.{code}") if code in ERROR_CODES else code)
     return Failure(words, retry=returning)
 
 
 def not_protocol(url: str, *, welcomed_before: bool) -> Failure:
     """The websocket answered, but not in the race protocol."""
-    words = t("fail.not_protocol", where=address(url), not_ours=not_ours())
+    words = t("tui.fail.not_protocol", where=address(url), not_ours=not_ours())
     return Failure(words, retry=welcomed_before)

@@ -75,12 +75,12 @@ def resolve_key(
     if key in BED_KEYS:
         bed = board.beds[BED_KEYS.index(key)]
         if not bed:
-            return Refusal(t("refusal.bed_empty", bed=key))
+            return Refusal(t("tui.refusal.bed_empty", bed=key))
         card: Card = bed[-1]
     elif key in BOUQUET_KEYS:
         found = [card for card, label in labels.items() if label == key]
         if not found or found[0] not in board.bouquet:
-            return Refusal(t("refusal.no_label", key=key))
+            return Refusal(t("tui.refusal.no_label", key=key))
         card = found[0]
     else:
         return None
@@ -92,7 +92,7 @@ def resolve_prompt(text: str, board: Board, *, ascii: bool = False) -> Card | Re
     try:
         card = parse_lenient(text)
     except MalformedCard:
-        return Refusal(t("refusal.not_a_card", text=repr(text.strip())))
+        return Refusal(t("tui.refusal.not_a_card", text=repr(text.strip())))
     return _if_legal(board, card, ascii=ascii)
 
 
@@ -105,10 +105,10 @@ def _if_legal(board: Board, card: Card, *, ascii: bool) -> Card | Refusal:
     name = partial(card_name, ascii=ascii)
     top = board.foundations[card.suit]
     if top >= card.rank:
-        return Refusal(t("refusal.on_foundation", card=name(card)))
+        return Refusal(t("tui.refusal.on_foundation", card=name(card)))
     for index, bed in enumerate(board.beds):
         if card in bed and bed[-1] != card:
             above = len(bed) - 1 - bed.index(card)
-            return Refusal(t("refusal.covered", card=name(card), count=above, bed=index + 1))
+            return Refusal(t("tui.refusal.covered", card=name(card), count=above, bed=index + 1))
     needed = name(Card.of(top + 1, card.suit))
-    return Refusal(t("refusal.must_wait", card=name(card), needed=needed))
+    return Refusal(t("tui.refusal.must_wait", card=name(card), needed=needed))

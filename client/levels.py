@@ -46,7 +46,7 @@ class BotLevel:
     @property
     def pace(self) -> str:
         """``about 0.8 s a card``."""
-        return t("bot.pace", time=seconds_text(round(self.seconds * 1000)))
+        return t("tui.bot.pace", time=seconds_text(round(self.seconds * 1000)))
 
 
 LEVELS = tuple(BotLevel(level, BOT_NAMES[level], PACES[level].seconds) for level in sorted(PACES))
@@ -58,7 +58,7 @@ BOT_AFTER = (10, 30, 60)
 
 def bot_name(level: int) -> str:
     """``BOT-Hare`` for level 3."""
-    return BOT_NAMES.get(level, t("bot.level", level=str(level)))
+    return BOT_NAMES.get(level, t("tui.bot.level", level=str(level)))
 
 
 def bot_wait_words(waiting: Waiting, now: float) -> str:
@@ -68,7 +68,7 @@ def bot_wait_words(waiting: Waiting, now: float) -> str:
     name = bot_name(waiting.bot.level)
     left = waiting.bot_at - now
     if left <= 0:
-        return t("bot.now", name=name)
+        return t("tui.bot.now", name=name)
     whole = int(left + 0.999)  # rounded up, as the clocks are: 0.2 s left is "1 s"
-    when = t("time.seconds", seconds=whole) if whole < 60 else clock_text(left)
-    return t("bot.in", name=name, when=when)
+    when = t("tui.time.seconds", seconds=whole) if whole < 60 else clock_text(left)
+    return t("tui.bot.in", name=name, when=when)

@@ -271,7 +271,7 @@ def _name_refused(reply: Error) -> str:
     fault (``unavailable``), or off the rule (``bad_name``: the rule in the server's words,
     which are the client's too: ``protocol.NAME_RULE``)."""
     if reply.code == "name_taken":
-        return t("name.taken")
+        return t("tui.name.taken")
     if reply.code == "unavailable":
         return no_new_players()
     return t("error.bad_name")

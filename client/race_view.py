@@ -207,12 +207,12 @@ class RaceView:
     def why_not_playing(self) -> str:
         """Why this client may not play now (when :attr:`can_play` is False)."""
         if self.seat is None:
-            return t("race.watching_only")
+            return t("tui.race.watching_only")
         if self.over is not None:
             return t("error.game_over")
         if self.resyncing:
-            return t("race.catching_up")
-        return t("race.final", status=t(f"status.{self.statuses[self.seat]}"))
+            return t("tui.race.catching_up")
+        return t("tui.race.final", status=t(f"status.{self.statuses[self.seat]}"))
 
     # -- time ------------------------------------------------------------------
 

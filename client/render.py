@@ -86,22 +86,24 @@ def _topbar(state: ClientState, now: float, *, rules: bool) -> Text:
     race = state.race
     text = Text()
     if race is None:
-        text.append(t("app.title"), style="bold")
+        text.append(t("tui.app.title"), style="bold")
     elif race.other is None:
         return _practice_bar(race, now)
     else:
         text.append(versus(player_names(race.players, race.bots)), style="bold")
         if race.seat is None:
-            text.append(" " + t("race.watching"))
+            text.append(" " + t("tui.race.watching"))
     if race is not None:
         left = race.clock_left(now)
         live_clock = left is not None and race.over is None
         if rules:
             text.append(f" · {rules_words(race.rules, clock=not live_clock)}")
-        text.append(f" · {t('race.time', time=stopwatch_text(race.elapsed(now)))}", style="bold")
+        text.append(
+            f" · {t('tui.race.time', time=stopwatch_text(race.elapsed(now)))}", style="bold"
+        )
         if left is not None and live_clock:
             style = "bold red" if left < 30 else "bold"
-            text.append(f" · {t('race.clock_left', time=clock_text(left))}", style=style)
+            text.append(f" · {t('tui.race.clock_left', time=clock_text(left))}", style=style)
     text.append("  ")
     text.append_text(link_text(state, now))
     return text
@@ -109,28 +111,28 @@ def _topbar(state: ClientState, now: float, *, rules: bool) -> Text:
 
 def _practice_bar(race: RaceView, now: float) -> Text:
     """``Practice (winnable) · time 0:12 · to beat: cleared in 41.2 s``: the clock, raced."""
-    text = Text(t("practice.title", rules=practice_key(race.rules)), style="bold")
-    text.append(f" · {t('race.time', time=stopwatch_text(race.elapsed(now)))}", style="bold")
+    text = Text(t("tui.practice.title", rules=practice_key(race.rules)), style="bold")
+    text.append(f" · {t('tui.race.time', time=stopwatch_text(race.elapsed(now)))}", style="bold")
     if race.target is None:
-        text.append(f" · {t('practice.no_best')}", style=_DIM)
+        text.append(f" · {t('tui.practice.no_best')}", style=_DIM)
         return text
     beaten = race.target.count == 52 and race.elapsed(now) * 1000 > race.target.ms
     style = _DIM if beaten or race.over is not None else "bold green"
     best = count_words(race.target.count, race.target.ms)
-    text.append(f" · {t('practice.to_beat', best=best)}", style=style)
+    text.append(f" · {t('tui.practice.to_beat', best=best)}", style=style)
     return text
 
 
 def player_names(players: Sequence[str], bots: Sequence[bool]) -> list[str]:
     """The players' names, a bot's marked ``(bot)`` (``bots`` may be empty: none known)."""
     return [
-        t("name.bot", name=name) if bots and bots[i] else name for i, name in enumerate(players)
+        t("tui.name.bot", name=name) if bots and bots[i] else name for i, name in enumerate(players)
     ]
 
 
 def versus(names: Sequence[str]) -> str:
     """``ann vs bob (bot)``."""
-    return t("race.versus", first=names[0], second=names[1]) if len(names) == 2 else names[0]
+    return t("tui.race.versus", first=names[0], second=names[1]) if len(names) == 2 else names[0]
 
 
 def render_idle(race: RaceView | None, now: float) -> Text:
@@ -139,7 +141,7 @@ def render_idle(race: RaceView | None, now: float) -> Text:
     if race is None or left is None or left > IDLE_WARNING:
         return Text()
     # No redeal left: none is named.
-    key = "race.idle_redeal" if race.board.redeals_left else "race.idle"
+    key = "tui.race.idle_redeal" if race.board.redeals_left else "tui.race.idle"
     return Text(
         t(key, seconds=lang.number(race.idle_s or 0), left=clock_text(left)),
         style="bold white on red",
@@ -152,7 +154,7 @@ def render_size(width: int, height: int) -> Text:
     if width >= least_width and height >= least_height:
         return Text()
     return Text(
-        t("size.small", size=f"{width}x{height}", least=f"{least_width}x{least_height}"),
+        t("tui.size.small", size=f"{width}x{height}", least=f"{least_width}x{least_height}"),
         style="bold black on yellow",
     )
 
@@ -162,20 +164,20 @@ def link_text(state: ClientState, now: float) -> Text:
     if state.race is not None and state.race.other is None:
         return Text()
     if state.link == "online":
-        return Text(f"● {t('link.online')}", style="green")
+        return Text(f"● {t('tui.link.online')}", style="green")
     if state.link == "reconnecting" or (state.link == "connecting" and state.attempt):
         wait = "" if state.retry_at is None else f" in {max(0, state.retry_at - now):.0f}s"
         return Text(
-            f"◌ {t(f'link.{state.link}')}{wait} ({t('link.try', count=state.attempt)})",
+            f"◌ {t(f'tui.link.{state.link}')}{wait} ({t('tui.link.try', count=state.attempt)})",
             style="bold yellow",
         )
     if state.link == "replaced":
-        return Text(f"✕ {t('link.replaced')}", style="bold red")
+        return Text(f"✕ {t('tui.link.replaced')}", style="bold red")
     if state.link == "banned":
-        return Text(f"✕ {t('link.banned')}", style="bold red")
+        return Text(f"✕ {t('tui.link.banned')}", style="bold red")
     if state.link == "failed":
-        return Text(f"✕ {t('link.failed')}", style="bold red")
-    return Text(f"◌ {t('link.connecting_now')}", style="yellow")
+        return Text(f"✕ {t('tui.link.failed')}", style="bold red")
+    return Text(f"◌ {t('tui.link.connecting_now')}", style="yellow")
 
 
 def render_link_reason(state: ClientState) -> Text:
@@ -211,9 +213,9 @@ def render_board(race: RaceView, seat: int, width: int, *, ascii: bool, now: flo
                 line.append(" ")
             line.append_text(card_text(card, ascii=ascii))
             line.append(" ")
-        lines.append(line if chunk else Text(t("board.empty"), style=_DIM))
+        lines.append(line if chunk else Text(t("tui.board.empty"), style=_DIM))
     if status in RACING and race.over is None and seat != race.main and race.away_until:
-        away = t("race.away", left=clock_text(race.away_until - now))
+        away = t("tui.race.away", left=clock_text(race.away_until - now))
         lines.append(Text(away, "bold red"))
     return Text("\n").join(lines)
 
@@ -222,7 +224,7 @@ def _heading(race: RaceView, seat: int, now: float) -> Text:
     board = race.boards[seat]
     you = seat == race.seat
     name = player_names(race.players, race.bots)[seat]
-    name = t("race.you", name=name) if you and race.other is not None else name
+    name = t("tui.race.you", name=name) if you and race.other is not None else name
     text = Text(name, style="bold")
     rating, provisional = race.rating(seat)
     if rating is not None:
@@ -234,7 +236,7 @@ def _heading(race: RaceView, seat: int, now: float) -> Text:
         text.append(f"  {words}", style="yellow")
     # The small board's heading has no room for it in a longer language (80x24).
     if board.redeals_left and race.statuses[seat] in RACING and seat == race.main:
-        text.append(f"  {t('board.redeal_left')}", style=_DIM)
+        text.append(f"  {t('tui.board.redeal_left')}", style=_DIM)
     return text
 
 
@@ -254,7 +256,7 @@ def _bed(
 ) -> Text:
     text = Text(" ")
     if not bed:
-        empty = t("board.empty")
+        empty = t("tui.board.empty")
         return text.append(f"{BED_KEYS[index]} {empty}" if labelled else empty, style=_DIM)
     for card in bed[:-1]:
         text.append_text(card_text(card, ascii=ascii))

@@ -180,15 +180,15 @@ class Replay:
         """``move 12 of 104: bob played 7♣ at 12.3 s``, or where the replay stands."""
         total = len(self.moves)
         if self.fault is not None:
-            return t("replay.fault", index=self.index + 1, total=total, fault=str(self.fault))
+            return t("tui.replay.fault", index=self.index + 1, total=total, fault=str(self.fault))
         if self.index == 0:
-            return t("replay.deal", count=total)
+            return t("tui.replay.deal", count=total)
         move = self.moves[self.index - 1]
         name, at = self.view.players[move.seat], seconds_text(move.t_ms)
         if move.card is None:
-            return t("replay.redealt", index=self.index, total=total, name=name, time=at)
+            return t("tui.replay.redealt", index=self.index, total=total, name=name, time=at)
         card = card_name(move.card, ascii=ascii)
-        return t("replay.played", index=self.index, total=total, name=name, card=card, time=at)
+        return t("tui.replay.played", index=self.index, total=total, name=name, card=card, time=at)
 
     def outcome(self) -> Outcome:
         """How the race ended, as its record says (for the words of a result)."""

@@ -60,13 +60,13 @@ def render_result(
             f"{name} {rating_change_words(change)}"
             for name, change in zip(race.players, over.ratings, strict=True)
         ]
-        text.append(t("result.rating", changes="   ·   ".join(changes)) + "\n")
+        text.append(t("tui.result.rating", changes="   ·   ".join(changes)) + "\n")
     elif over.unrated is not None:  # rated rules, no rating changed: why
         why = t(f"unrated.{over.unrated}") if over.unrated in words.UNRATED else over.unrated
         text.append(why + "\n", style="bold yellow")
     if race.report != "open":
         done = race.report in ("sent", "done")
-        text.append(t(f"report.{race.report}") + "\n", style="green" if done else "yellow")
+        text.append(t(f"tui.report.{race.report}") + "\n", style="green" if done else "yellow")
     for said in (daily_result_words(race, daily), arena_result_words(race, arena)):
         if said:
             text.append(said + "\n", style="bold")
@@ -104,11 +104,11 @@ def best_words(best: Best) -> str:
 def practice_best_words(best: PracticeBest) -> str:
     """What the result says of the personal best for its rules ("" when there is none)."""
     if best.new and best.previous is not None:
-        return t("best.new", rules=best.rules, was=best_words(best.previous))
+        return t("tui.best.new", rules=best.rules, was=best_words(best.previous))
     if best.new:
-        return t("best.first", rules=best.rules)
+        return t("tui.best.first", rules=best.rules)
     if best.previous is not None:
-        return t("best.kept", rules=best.rules, best=best_words(best.previous))
+        return t("tui.best.kept", rules=best.rules, best=best_words(best.previous))
     return ""
 
 
@@ -122,13 +122,13 @@ def _next_keys(race: RaceView) -> Text:
         return text  # the footer has them; the lines go to the daily's and arena's words
     if race.rematch_offered:
         opponent = race.players[1 - race.seat]
-        text.append(t("result.rematch_offered", name=opponent) + "  ", style="bold green")
+        text.append(t("tui.result.rematch_offered", name=opponent) + "  ", style="bold green")
     if race.rematch_asked:
-        text.append(t("result.rematch_asked") + "  ", style="green")
+        text.append(t("tui.result.rematch_asked") + "  ", style="green")
     report = ["report"] if race.reportable else []
     return text.append(_keys(["rematch", "profile", *report, "lobby", "quit"]), style=_DIM)
 
 
 def _keys(names: list[str]) -> str:
     """``r  rematch    o  their profile``: the keys' footer words, spaced wider."""
-    return "    ".join(f"{words.KEY_WORDS[name]}  {t(f'key.{name}')}" for name in names)
+    return "    ".join(f"{words.KEY_WORDS[name]}  {t(f'tui.key.{name}')}" for name in names)

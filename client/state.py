@@ -291,7 +291,7 @@ class ClientState:
         if race is not None and race.game_id == message.game_id:
             race.report = "done"
         else:  # the player left the result before the answer came
-            self.note(t("report.done"))
+            self.note(t("tui.report.done"))
 
     def _wait_for_resume(self) -> None:
         """A welcome: a live race on screen is resumed, or gone (see the theory of operation)."""
@@ -304,7 +304,7 @@ class ClientState:
     def _race_gone(self) -> None:
         watched = self.race is not None and self.race.seat is None
         self.resuming, self.race = None, None
-        self.note(t("race.watched_gone" if watched else "race.gone"), error=True)
+        self.note(t("tui.race.watched_gone" if watched else "tui.race.gone"), error=True)
 
     def _new_race(self, message: GameStart | GameState, now: float) -> None:
         old = self.race
@@ -356,7 +356,7 @@ class ClientState:
             return False  # already in the game_state this client resumed from
         if message.seq != race.seq + 1 or not self._apply_event(race, message, now):
             race.resyncing = True
-            self.note(t("race.out_of_step"), error=True)
+            self.note(t("tui.race.out_of_step"), error=True)
             return True
         race.seq = message.seq
         return False

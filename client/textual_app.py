@@ -179,7 +179,7 @@ class FlowerGardenApp(App[int]):
                     clock_s=clock,
                 )
                 self.state.leave_race()
-                self.state.note(t("app.last_race", headline=headline, reason=reason))
+                self.state.note(t("tui.app.last_race", headline=headline, reason=reason))
             if self.state.race is None:
                 self.send(start)
         self.sync()
@@ -207,7 +207,7 @@ class FlowerGardenApp(App[int]):
                 self._start = Seek(rules=waiting.rules, bot=self._bot_left(waiting))
             else:
                 self._start = CreateRoom(rules=waiting.rules, public=self.options.public)
-                self.state.note(t("app.room_new_code"))
+                self.state.note(t("tui.app.room_new_code"))
         self._welcomed = True
         race = self.state.race
         if race is not None and race.seat is None and race.over is None:
@@ -296,7 +296,7 @@ class FlowerGardenApp(App[int]):
     def fetch(self, query: Query) -> None:
         """Ask the HTTP API in a worker, unless the same is asked already; the state keeps it."""
         if self.api is None:
-            self.state.lookups.failed(query, t("app.practice_no_server"))
+            self.state.lookups.failed(query, t("tui.app.practice_no_server"))
         elif self.state.lookups.ask(query):
             self.run_worker(self._fetch(self.api, query), group="api", exit_on_error=False)
 
@@ -306,7 +306,7 @@ class FlowerGardenApp(App[int]):
         except ApiError as exc:
             self.state.lookups.failed(query, exc.words)
         except Exception as exc:  # a bug here must cost the lookup, not the race
-            self.state.lookups.failed(query, t("app.unreadable", why=repr(exc)))
+            self.state.lookups.failed(query, t("tui.app.unreadable", why=repr(exc)))
         self.sync()
 
     def on_replay_control(self, event: ReplayControl) -> None:
@@ -325,7 +325,7 @@ class FlowerGardenApp(App[int]):
         if message.type in ANSWERED_BY_ID and message.id is None:
             message = message.model_copy(update={"id": message.type})
         if self.backend is None or not self.backend.send(message):
-            self.state.note(t("app.not_sent"), error=True)
+            self.state.note(t("tui.app.not_sent"), error=True)
             return False
         self.state.sending(message)
         return True

@@ -39,6 +39,6 @@ def seconds_text(ms: int) -> str:
     """
     tenths = max(0, ms) // 100
     if tenths < 600:
-        return lang.t("time.seconds", seconds=lang.number(tenths / 10, decimals=1))
+        return lang.t("tui.time.seconds", seconds=lang.number(tenths / 10, decimals=1))
     minutes, rest = divmod(tenths, 600)
     return f"{minutes}:{lang.number(rest / 10, decimals=1).zfill(4)}"

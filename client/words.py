@@ -72,9 +72,11 @@ def outcome_words(
     if outcome.result == "solo":
         count = outcome.counts[0]
         if count == 52:
-            return t("practice.cleared"), t("practice.cleared_why")
-        on = t("practice.on_foundations", count=count)
-        return t("practice.given_up" if outcome.reason == "resigned" else "practice.stalled"), on
+            return t("tui.practice.cleared"), t("tui.practice.cleared_why")
+        on = t("tui.practice.on_foundations", count=count)
+        return t(
+            "tui.practice.given_up" if outcome.reason == "resigned" else "tui.practice.stalled"
+        ), on
     winner, loser = _names(outcome, players)
     if outcome.result == "draw":
         headline = t("result.draw")
@@ -156,11 +158,11 @@ def _timed_out_words(
         return reason
     who = players[timed[0]]
     if len(timed) == 2:
-        who = t("timeout.pair", first=players[0], second=players[1])
+        who = t("tui.timeout.pair", first=players[0], second=players[1])
     if idle_s:
-        said = t("timeout.idle", who=who, seconds=lang.number(idle_s))
+        said = t("tui.timeout.idle", who=who, seconds=lang.number(idle_s))
     else:
-        said = t("timeout.late", who=who)
+        said = t("tui.timeout.late", who=who)
     if outcome.reason == "most_cards" and outcome.winner not in timed:
         return said  # that is what decided it
     return f"{said}; {reason}"
@@ -198,7 +200,7 @@ def error_words(error: Error, *, bot: bool = False) -> str:
 
 def banned_words(name: str, where: str) -> str:
     """The banned screen under its title: who, where, and that the client stays away."""
-    return t("banned.body", name=name or t("banned.this_player"), server=where)
+    return t("tui.banned.body", name=name or t("tui.banned.this_player"), server=where)
 
 
 UNRATED = frozenset({"no_play", "fair_play"})
@@ -216,17 +218,19 @@ def not_allowed_words(answers: object, *, bot: bool) -> str:
     else barred for flagged races); a room's join or a rematch may be refused for either
     player or their one address."""
     if answers in ("seek", "create_room", "join_room", REMATCH_ID) and bot:
-        return t("refused.bot")
+        return t("tui.refused.bot")
     if answers in ("seek", "create_room"):
-        return t("refused.barred")
+        return t("tui.refused.barred")
     if answers in ("join_room", REMATCH_ID):
-        return t("refused.pair")
+        return t("tui.refused.pair")
     return t("error.not_allowed")
 
 
 def offer_words(kind: str) -> str:
     """The lobby's offer after a refused rated ``seek`` or ``create_room``: the same, unrated."""
-    return t("refused.offer_seek" if kind == "seek" else "refused.offer_room")  # after "u  "
+    return t(
+        "tui.refused.offer_seek" if kind == "seek" else "tui.refused.offer_room"
+    )  # after "u  "
 
 
 KEY_WORDS: dict[str, str] = {
@@ -262,28 +266,28 @@ QUESTIONS = frozenset({"resign", "give_up", "quit_race"})
 def key_hints(keys: list[str], width: int | None = None) -> str:
     """The footer: ``1-6 bed  a-p bouquet  / type a card  x resign  ? help``; on a line of
     ``width`` cells too short for it (a longer language), ``1-6 a-p play`` says both."""
-    hints = "  ".join(f"{KEY_WORDS[name]} {t(f'key.{name}')}" for name in keys)
+    hints = "  ".join(f"{KEY_WORDS[name]} {t(f'tui.key.{name}')}" for name in keys)
     if width is None or len(hints) <= width or not {"beds", "bouquet"} <= set(keys):
         return hints
     rest = [name for name in keys if name not in ("beds", "bouquet")]
-    cards = f"{KEY_WORDS['beds']} {KEY_WORDS['bouquet']} {t('key.cards')}"
-    return "  ".join([cards, *(f"{KEY_WORDS[name]} {t(f'key.{name}')}" for name in rest)])
+    cards = f"{KEY_WORDS['beds']} {KEY_WORDS['bouquet']} {t('tui.key.cards')}"
+    return "  ".join([cards, *(f"{KEY_WORDS[name]} {t(f'tui.key.{name}')}" for name in rest)])
 
 
 def key_help(where: str, keys: list[str]) -> Text:
     """The help page of a race screen: a title for ``where``, then one line per key."""
-    text = Text(t(f"help.{where}"), style="bold")
+    text = Text(t(f"tui.help.{where}"), style="bold")
     for name in keys:
-        text.append(f"\n  {KEY_WORDS[name]:<5} {t(f'keyhelp.{name}')}")
+        text.append(f"\n  {KEY_WORDS[name]:<5} {t(f'tui.keyhelp.{name}')}")
     if "beds" in keys:
-        text.append("\n" + t("help.labels"))
-    text.append("\n" + t("help.howto"))
-    return text.append("\n\n" + t("help.close"))
+        text.append("\n" + t("tui.help.labels"))
+    text.append("\n" + t("tui.help.howto"))
+    return text.append("\n\n" + t("tui.help.close"))
 
 
 def lobby_help() -> Text:
     """The lobby's keys, on one page."""
-    text = Text(t("help.lobby"), style="bold")
-    text.append("\n" + t("help.lobby_keys"))
-    text.append("\n" + t("help.howto"))
-    return text.append("\n\n" + t("help.close"))
+    text = Text(t("tui.help.lobby"), style="bold")
+    text.append("\n" + t("tui.help.lobby_keys"))
+    text.append("\n" + t("tui.help.howto"))
+    return text.append("\n\n" + t("tui.help.close"))

@@ -80,7 +80,7 @@ class BrowseScreen(StateScreen):
 
     def hints(self) -> str:
         """The keys line at the bottom: ``Esc back  r refresh`` and the screen's own."""
-        keys = [("Esc", "browse.back"), ("r", "browse.refresh"), *self.KEYS]
+        keys = [("Esc", "tui.browse.back"), ("r", "tui.browse.refresh"), *self.KEYS]
         return "  ".join(f"{key} {t(name)}" for key, name in keys)
 
     def body(self) -> ComposeResult:
@@ -109,7 +109,7 @@ class LeaderboardScreen(BrowseScreen):
         yield DataTable(id="board", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        columns = ("column.rank", "column.name", "column.rating", "column.races")
+        columns = ("tui.column.rank", "tui.column.name", "tui.column.rating", "tui.column.races")
         self.query_one("#board", DataTable).add_columns(*map(t, columns))
 
     def action_refresh(self) -> None:
@@ -118,7 +118,7 @@ class LeaderboardScreen(BrowseScreen):
     def show(self, state: ClientState, now: float) -> None:
         self.show_size()
         lookup = state.lookups.leaderboard
-        title = t("browse.leaderboard")
+        title = t("tui.browse.leaderboard")
         self.query_one("#title", TextView).set(Text(title))
         board = lookup.value
         rows = [] if board is None else leader_rows(board)
@@ -126,7 +126,7 @@ class LeaderboardScreen(BrowseScreen):
             refill(self.query_one("#board", DataTable), rows)
         empty = board is not None and not rows and not lookup.error
         if empty:
-            self.query_one("#status", TextView).set(Text(t("browse.leaderboard_empty")))
+            self.query_one("#status", TextView).set(Text(t("tui.browse.leaderboard_empty")))
         else:
             self.status(lookup.pending, lookup.error, shown=board is not None)
 
@@ -141,7 +141,7 @@ class ProfileScreen(BrowseScreen):
 
     DEFAULT_CSS = BROWSE_CSS.format(name="ProfileScreen")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("h", "history", "their races")]
-    KEYS = (("h", "browse.their_races"),)
+    KEYS = (("h", "tui.browse.their_races"),)
 
     def __init__(self, state: ClientState, clock: Callable[[], float], name: str) -> None:
         super().__init__(state, clock)
@@ -161,7 +161,7 @@ class ProfileScreen(BrowseScreen):
     def show(self, state: ClientState, now: float) -> None:
         self.show_size()
         you = self.player.casefold() == state.name.casefold()
-        title = t("browse.your_profile") if you else t("browse.profile", name=self.player)
+        title = t("tui.browse.your_profile") if you else t("tui.browse.profile", name=self.player)
         self.query_one("#title", TextView).set(Text(title))
         lookup = state.lookups.profile(self.player)
         self.query_one("#body", TextView).set(render_profile(lookup, self.player))
@@ -173,7 +173,7 @@ class HistoryScreen(BrowseScreen):
 
     DEFAULT_CSS = BROWSE_CSS.format(name="HistoryScreen")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("n", "older", "older races")]
-    KEYS = (("n", "browse.older"),)
+    KEYS = (("n", "tui.browse.older"),)
 
     def __init__(self, state: ClientState, clock: Callable[[], float], name: str) -> None:
         super().__init__(state, clock)
@@ -184,7 +184,7 @@ class HistoryScreen(BrowseScreen):
 
     def on_mount(self) -> None:
         columns = ("ended", "against", "result", "cards", "time", "rating")
-        self.query_one("#races", DataTable).add_columns(*(t(f"column.{c}") for c in columns))
+        self.query_one("#races", DataTable).add_columns(*(t(f"tui.column.{c}") for c in columns))
 
     def action_refresh(self) -> None:
         self.post_message(Fetch(HistoryQuery(self.player)))

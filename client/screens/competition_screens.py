@@ -55,13 +55,13 @@ class DailyBoardScreen(BrowseScreen):
 
     DEFAULT_CSS = BROWSE_CSS.format(name="DailyBoardScreen")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("d", "daily", "race the ghost")]
-    KEYS = (("d", "daily.race_ghost"),)
+    KEYS = (("d", "tui.daily.race_ghost"),)
 
     def body(self) -> ComposeResult:
         yield DataTable(id="board", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        columns = ("column.rank", "column.name", "column.time", "column.cards")
+        columns = ("tui.column.rank", "tui.column.name", "tui.column.time", "tui.column.cards")
         self.query_one("#board", DataTable).add_columns(*map(t, columns))
 
     def action_refresh(self) -> None:
@@ -74,14 +74,14 @@ class DailyBoardScreen(BrowseScreen):
         self.show_size()
         lookup = state.lookups.daily
         board = lookup.value
-        title = t("daily.board_title")
+        title = t("tui.daily.board_title")
         if board is not None:
-            title = t("daily.board_of", day=board.date, count=board.players)
+            title = t("tui.daily.board_of", day=board.date, count=board.players)
         self.query_one("#title", TextView).set(Text(title))
         if self.fresh(board):
             refill(self.query_one("#board", DataTable), [] if board is None else daily_rows(board))
         if board is not None and not board.board and not lookup.error:
-            self.query_one("#status", TextView).set(Text(t("daily.board_empty")))
+            self.query_one("#status", TextView).set(Text(t("tui.daily.board_empty")))
         else:
             self.status(lookup.pending, lookup.error, shown=board is not None)
 
@@ -96,7 +96,7 @@ class ArenasScreen(BrowseScreen):
         yield DataTable(id="arenas", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        columns = ("column.arena", "column.status", "column.when", "column.players")
+        columns = ("tui.column.arena", "tui.column.status", "tui.column.when", "tui.column.players")
         self.query_one("#arenas", DataTable).add_columns(*map(t, columns))
 
     def action_refresh(self) -> None:
@@ -105,15 +105,15 @@ class ArenasScreen(BrowseScreen):
     def show(self, state: ClientState, now: float) -> None:
         self.show_size()
         arenas = [] if state.lobby is None else state.lobby.arenas
-        title = t("arena.list_title")
+        title = t("tui.arena.list_title")
         self.query_one("#title", TextView).set(Text(title))
         joined = state.arena
         self.query_one("#body", TextView).set(
-            arena_line(joined, now) if joined is not None else Text(t("arena.enter_joins"))
+            arena_line(joined, now) if joined is not None else Text(t("tui.arena.enter_joins"))
         )
         # Every redraw: the countdowns move (refill keeps the cursor on its row).
         refill(self.query_one("#arenas", DataTable), arena_rows(arenas, now, state.wall()))
-        empty = Text(t("arena.none"))
+        empty = Text(t("tui.arena.none"))
         self.query_one("#status", TextView).set(Text() if arenas else empty)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

@@ -120,41 +120,41 @@ class RulesScreen(ModalScreen[RulesChoice | None]):
     def compose(self) -> ComposeResult:
         rules = self.rules
         with Vertical():
-            title = t("form.room" if self.room else "form.quick_match")
+            title = t("tui.form.room" if self.room else "tui.form.quick_match")
             yield Label(Text(title, style="bold"))
-            yield Checkbox(t("form.rated"), rules.rated, id="rated")
-            yield Checkbox(t("form.mirror"), rules.deal == "mirror", id="mirror")
-            yield Checkbox(t("form.winnable"), rules.winnable_only, id="winnable")
-            yield Checkbox(t("form.redeal"), bool(rules.redeals), id="redeal")
-            yield Checkbox(t("form.tiebreak"), rules.tiebreak == "first", id="first")
+            yield Checkbox(t("tui.form.rated"), rules.rated, id="rated")
+            yield Checkbox(t("tui.form.mirror"), rules.deal == "mirror", id="mirror")
+            yield Checkbox(t("tui.form.winnable"), rules.winnable_only, id="winnable")
+            yield Checkbox(t("tui.form.redeal"), bool(rules.redeals), id="redeal")
+            yield Checkbox(t("tui.form.tiebreak"), rules.tiebreak == "first", id="first")
             with Horizontal():
-                yield Label(t("form.limit") + " ")
+                yield Label(t("tui.form.limit") + " ")
                 limit = "" if rules.time_limit_s is None else str(rules.time_limit_s)
-                yield Input(limit, placeholder=t("form.none"), id="limit", restrict=r"[0-9]*")
+                yield Input(limit, placeholder=t("tui.form.none"), id="limit", restrict=r"[0-9]*")
             if self.room:
-                yield Checkbox(t("form.public"), id="public")
+                yield Checkbox(t("tui.form.public"), id="public")
             else:
                 yield from self._bot_fields()
             yield Label("", id="why", classes="hint")
-            yield Static(t("form.hint"), classes="hint")  # wrapped: a Label keeps one line
+            yield Static(t("tui.form.hint"), classes="hint")  # wrapped: a Label keeps one line
             yield Label("", id="error")
             with Horizontal():
-                yield Button(t("form.go"), variant="primary", id="go")
-                yield Button(t("form.cancel"), id="cancel")
+                yield Button(t("tui.form.go"), variant="primary", id="go")
+                yield Button(t("tui.form.cancel"), id="cancel")
 
     def _bot_fields(self) -> ComposeResult:
         """A bot if nobody comes: off or after a wait, and which bot."""
         after = self.after
         waits = sorted({*BOT_AFTER, *([after] if after is not None else [])})
         with Horizontal():
-            yield Label(t("form.bot_after") + " ")
+            yield Label(t("tui.form.bot_after") + " ")
             with Choice(id="bot-after"):
-                yield RadioButton(t("form.off"), after is None, id="after-off")
+                yield RadioButton(t("tui.form.off"), after is None, id="after-off")
                 for wait in waits:
-                    words = t("time.seconds", seconds=wait)
+                    words = t("tui.time.seconds", seconds=wait)
                     yield RadioButton(words, wait == after, id=f"after-{wait}")
         with Horizontal():
-            yield Label(t("form.bot_level") + " ")
+            yield Label(t("tui.form.bot_level") + " ")
             with Choice(id="bot-level"):
                 for level in LEVELS:
                     yield RadioButton(
@@ -202,13 +202,13 @@ class RulesScreen(ModalScreen[RulesChoice | None]):
         """The hints: why a rated race holds two rules, and which bot would come."""
         rated = self.query_one("#rated", Checkbox).value
         bot = self._chosen_bot()
-        why = t("form.rated_why") if rated else ""
+        why = t("tui.form.rated_why") if rated else ""
         if not self.room:
             self.query_one("#bot-level", Choice).disabled = bot is None
             pace = next(each for each in LEVELS if each.level == self._chosen_level())
             self.query_one("#bot-words", Label).update(f" {pace.name}, {pace.pace}")
             if rated and bot is not None:
-                why += "; " + t("form.bot_unrated")
+                why += "; " + t("tui.form.bot_unrated")
         self.query_one("#why", Label).update(why)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -236,7 +236,7 @@ class RulesScreen(ModalScreen[RulesChoice | None]):
         limit = self.query_one("#limit", Input).value.strip()
         seconds = int(limit) if limit else None
         if seconds is not None and not 30 <= seconds <= 3600:
-            self.query_one("#error", Label).update(t("form.limit_range"))
+            self.query_one("#error", Label).update(t("tui.form.limit_range"))
             return
         checked = {box.id: box.value for box in self.query(Checkbox)}
         rules = Rules(
@@ -275,11 +275,11 @@ class BotScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            title = Text(t("form.bot_now"), style="bold")
+            title = Text(t("tui.form.bot_now"), style="bold")
             yield Label(title.append(f" ({rules_words(self.rules)})", style=""))
             options = [Option(level.words, id=str(level.level)) for level in LEVELS]
             yield OptionList(*options, id="levels")
-            yield Label(t("form.bot_hint"), classes="hint")
+            yield Label(t("tui.form.bot_hint"), classes="hint")
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)

@@ -54,7 +54,7 @@ __all__ = ["LobbyScreen", "capped"]
 
 def capped(title: str, short: str, shown: int, total: int) -> str:
     """``title``, or ``Rooms: 100 of 340`` when the server listed only part of the list."""
-    return t("lobby.capped", what=short, shown=shown, total=total) if total > shown else title
+    return t("tui.lobby.capped", what=short, shown=shown, total=total) if total > shown else title
 
 
 class LobbyScreen(StateScreen):
@@ -121,28 +121,31 @@ class LobbyScreen(StateScreen):
         yield TextView(id="counts")
         yield TextView(id="events")
         with Vertical(id="seekbox"):
-            yield Label(" " + t("lobby.seeks_title"), id="seeks-title")
+            yield Label(" " + t("tui.lobby.seeks_title"), id="seeks-title")
             yield DataTable(id="seeks", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="tables"):
             with Vertical():
                 yield Label(
-                    f" {t('lobby.rooms_title')} ({t('lobby.rooms_enter')})", id="rooms-title"
+                    f" {t('tui.lobby.rooms_title')} ({t('tui.lobby.rooms_enter')})",
+                    id="rooms-title",
                 )
                 yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             with Vertical():
-                games = f" {t('lobby.games_title')} ({t('lobby.games_enter')})"
+                games = f" {t('tui.lobby.games_title')} ({t('tui.lobby.games_enter')})"
                 yield Label(games, id="games-title")
                 yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield TextView(id="waiting")
         yield TextView(id="link")
         yield TextView(id="notice")
-        yield TextView(t("lobby.footer"), id="keys")
+        yield TextView(t("tui.lobby.footer"), id="keys")
 
     def on_mount(self) -> None:
-        self.query_one("#seeks", DataTable).add_columns(t("column.rules"), t("column.waiting"))
-        rooms = (t("column.code"), t("column.host"), t("column.rules"))
+        self.query_one("#seeks", DataTable).add_columns(
+            t("tui.column.rules"), t("tui.column.waiting")
+        )
+        rooms = (t("tui.column.code"), t("tui.column.host"), t("tui.column.rules"))
         self.query_one("#rooms", DataTable).add_columns(*rooms)
-        games = (t("column.players"), t("column.counts"))
+        games = (t("tui.column.players"), t("tui.column.counts"))
         self.query_one("#games", DataTable).add_columns(*games)
         super().on_mount()
 
@@ -150,12 +153,14 @@ class LobbyScreen(StateScreen):
         self.query_one("#topbar", TextView).set(render_topbar(state, now))
         self.show_size()
         lobby = state.lobby
-        counts = Text(t("lobby.you_are", name=player_names([state.name or "…"], [state.bot])[0]))
+        counts = Text(
+            t("tui.lobby.you_are", name=player_names([state.name or "…"], [state.bot])[0])
+        )
         if state.rating is not None:
             counts.append(f" ({rating_text(state.rating.rating, state.rating.provisional)})")
         if lobby is not None:
-            online = t("lobby.online", count=lobby.online)
-            counts.append(f"  ·  {online}  ·  {t('lobby.seeking', count=lobby.seeking)}")
+            online = t("tui.lobby.online", count=lobby.online)
+            counts.append(f"  ·  {online}  ·  {t('tui.lobby.seeking', count=lobby.seeking)}")
         self.query_one("#counts", TextView).set(counts)
         events = self.query_one("#events", TextView)
         events.set(events_text(state, now))
@@ -188,30 +193,34 @@ class LobbyScreen(StateScreen):
             games.append((game.game_id, (names, counts)))
         refill(self.query_one("#games", DataTable), games)
         rooms_title = capped(
-            t("lobby.rooms_title"), t("lobby.rooms"), len(lobby.rooms), lobby.rooms_total
+            t("tui.lobby.rooms_title"), t("tui.lobby.rooms"), len(lobby.rooms), lobby.rooms_total
         )
-        self.query_one("#rooms-title", Label).update(f" {rooms_title} ({t('lobby.rooms_enter')})")
+        self.query_one("#rooms-title", Label).update(
+            f" {rooms_title} ({t('tui.lobby.rooms_enter')})"
+        )
         games_title = capped(
-            t("lobby.games_title"), t("lobby.games"), len(lobby.games), lobby.games_total
+            t("tui.lobby.games_title"), t("tui.lobby.games"), len(lobby.games), lobby.games_total
         )
-        self.query_one("#games-title", Label).update(f" {games_title} ({t('lobby.games_enter')})")
+        self.query_one("#games-title", Label).update(
+            f" {games_title} ({t('tui.lobby.games_enter')})"
+        )
 
     @staticmethod
     def _waiting(state: ClientState, now: float) -> Text:
         waiting = state.waiting
         if state.link in ("failed", "replaced", "banned"):
-            return Text(t("lobby.not_connected"), style="dim")
+            return Text(t("tui.lobby.not_connected"), style="dim")
         if waiting is None:
-            return Text(t("lobby.hints"), style="dim")
+            return Text(t("tui.lobby.hints"), style="dim")
         if waiting.kind == "seeking":
-            text = Text(t("lobby.seeking_rules", rules=rules_words(waiting.rules)))
+            text = Text(t("tui.lobby.seeking_rules", rules=rules_words(waiting.rules)))
             bot = bot_wait_words(waiting, now)
             if bot:  # "a bot (BOT-Hare) takes the seat in 23 s", counting down
-                return text.append(f" {bot}").append("\n" + t("lobby.esc_cancels"), style="dim")
-            return text.append("  " + t("lobby.esc_cancels"))
-        text = Text(t("lobby.your_room", rules=rules_words(waiting.rules)) + "\n")
+                return text.append(f" {bot}").append("\n" + t("tui.lobby.esc_cancels"), style="dim")
+            return text.append("  " + t("tui.lobby.esc_cancels"))
+        text = Text(t("tui.lobby.your_room", rules=rules_words(waiting.rules)) + "\n")
         text.append_text(render_code(waiting.code))
-        text.append("\n" + t("lobby.room_waiting"), style="dim")
+        text.append("\n" + t("tui.lobby.room_waiting"), style="dim")
         return text
 
     # -- actions ---------------------------------------------------------------
@@ -280,7 +289,7 @@ class LobbyScreen(StateScreen):
     def action_daily(self) -> None:
         """Race today's deal against the ghost of the day's best (a seek or room stops first)."""
         if self.state.lobby is not None and self.state.lobby.daily is None:
-            self.post_message(Notice(t("daily.none"), error=True))
+            self.post_message(Notice(t("tui.daily.none"), error=True))
             return
         if self.state.waiting is not None:
             self.post_message(Command(Cancel()))
@@ -296,7 +305,7 @@ class LobbyScreen(StateScreen):
         """The rated seek or room the server refused (``not_allowed``), unrated."""
         offer = self.state.offer
         if offer is None:
-            self.post_message(Notice(t("refused.nothing")))
+            self.post_message(Notice(t("tui.refused.nothing")))
         else:
             self.post_message(Command(offer))
 
@@ -310,7 +319,7 @@ class LobbyScreen(StateScreen):
     def action_opponent(self) -> None:
         opponent = self.state.opponent
         if opponent is None:
-            self.post_message(Notice(t("lobby.no_opponent"), error=True))
+            self.post_message(Notice(t("tui.lobby.no_opponent"), error=True))
         else:
             self.app.push_screen(ProfileScreen(self.state, self.clock, opponent))
 
@@ -320,7 +329,7 @@ class LobbyScreen(StateScreen):
 
     def _named(self) -> bool:
         if not self.state.name:
-            self.post_message(Notice(t("lobby.not_signed_in"), error=True))
+            self.post_message(Notice(t("tui.lobby.not_signed_in"), error=True))
         return bool(self.state.name)
 
     def action_help(self) -> None:

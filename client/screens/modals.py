@@ -107,7 +107,7 @@ class InputScreen(ModalScreen[str | None]):
 
     def check(self, value: str) -> str | None:
         """An error message for ``value``, or None if it will do."""
-        return None if value else t("input.empty")
+        return None if value else t("tui.input.empty")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -123,8 +123,8 @@ class NameScreen(InputScreen):
     """The name to race under, when neither ``--name`` nor a stored token gives one."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="NameScreen")
-    TITLE_KEY = "name.ask"
-    PLACEHOLDER_KEY = "name.placeholder"
+    TITLE_KEY = "tui.name.ask"
+    PLACEHOLDER_KEY = "tui.name.placeholder"
     PARAMS: ClassVar[dict[str, object]] = {"max": NAME_MAX}
 
     def check(self, value: str) -> str | None:
@@ -139,5 +139,5 @@ class JoinScreen(InputScreen):
     """The code of the room to join."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="JoinScreen")
-    TITLE_KEY = "join.ask"
-    PLACEHOLDER_KEY = "join.placeholder"
+    TITLE_KEY = "tui.join.ask"
+    PLACEHOLDER_KEY = "tui.join.placeholder"

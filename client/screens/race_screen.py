@@ -99,7 +99,7 @@ class RaceScreen(StateScreen):
         yield TextView(id="result")
         yield TextView(id="link")
         yield TextView(id="notice")
-        yield Input(placeholder=t("race.prompt"), id="prompt")
+        yield Input(placeholder=t("tui.race.prompt"), id="prompt")
         yield TextView(id="keys")
 
     def show(self, state: ClientState, now: float) -> None:
@@ -173,8 +173,8 @@ class RaceScreen(StateScreen):
             "redeal": lambda: self._redeal(race),
             "new_deal": lambda: self.post_message(Command(Rematch())),
             "rematch": lambda: self.post_message(Command(Rematch(id=REMATCH_ID))),
-            "resign": lambda: self._resign(t("question.resign")),
-            "give_up": lambda: self._resign(t("question.give_up")),
+            "resign": lambda: self._resign(t("tui.question.resign")),
+            "give_up": lambda: self._resign(t("tui.question.give_up")),
             "profile": lambda: self._opponent(race),
             "report": lambda: self._report(race),
             "daily_again": lambda: self.post_message(Command(Daily())),
@@ -210,9 +210,9 @@ class RaceScreen(StateScreen):
         if race.board.redeals_left and not race.board.has_play():
             self.post_message(Command(Redeal()))
         elif race.board.redeals_left:
-            self.post_message(Notice(t("race.redeal_when_stuck"), error=True))
+            self.post_message(Notice(t("tui.race.redeal_when_stuck"), error=True))
         else:
-            self.post_message(Notice(t("race.no_redeal"), error=True))
+            self.post_message(Notice(t("tui.race.no_redeal"), error=True))
 
     def _resign(self, question: str) -> None:
         def confirmed(yes: bool | None) -> None:
@@ -223,9 +223,9 @@ class RaceScreen(StateScreen):
 
     def _leave(self, race: RaceView) -> None:
         if race.other is None:
-            self.post_message(Notice(t("race.practice_quits")))
+            self.post_message(Notice(t("tui.race.practice_quits")))
         elif race.over is None and race.seat is not None:
-            key = "race.on_resign" if race.can_play else "race.on"
+            key = "tui.race.on_resign" if race.can_play else "tui.race.on"
             self.post_message(Notice(t(key)))
         else:
             self.post_message(BackToLobby())
@@ -235,7 +235,7 @@ class RaceScreen(StateScreen):
             if yes:
                 self.app.exit(0)
 
-        self.app.push_screen(ConfirmScreen(t("question.quit_race")), confirmed)
+        self.app.push_screen(ConfirmScreen(t("tui.question.quit_race")), confirmed)
 
     # -- the card prompt -------------------------------------------------------
 

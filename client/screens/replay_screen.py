@@ -72,7 +72,7 @@ class ReplayScreen(StateScreen):
         yield TextView(id="move")
         yield TextView(id="end")
         yield TextView(id="status")
-        yield TextView(t("replay.keys"), id="keys")
+        yield TextView(t("tui.replay.keys"), id="keys")
 
     def on_mount(self) -> None:
         if self.state.lookups.race(self.game_id).value is None:
@@ -90,7 +90,9 @@ class ReplayScreen(StateScreen):
         for board in self.query(BoardView):
             board.show(view, ascii=state.ascii, now=now)
         if replay is None:
-            self.query_one("#topbar", TextView).set(Text(t("replay.of", id=self.game_id), "bold"))
+            self.query_one("#topbar", TextView).set(
+                Text(t("tui.replay.of", id=self.game_id), "bold")
+            )
             return
         self.query_one("#topbar", TextView).set(replay_bar(replay, now))
         self.query_one("#move", TextView).set(Text(replay.last_move_words(ascii=state.ascii)))

@@ -59,9 +59,9 @@ class BannedScreen(StateScreen):
         yield TextView(id="banned")
 
     def show(self, state: ClientState, now: float) -> None:
-        text = Text(t("banned.title"), style="bold")
+        text = Text(t("tui.banned.title"), style="bold")
         text.append("\n\n" + banned_words(state.name, self.where) + "\n\n")
-        text.append(f"q  {t('key.quit')}", style="dim")
+        text.append(f"q  {t('tui.key.quit')}", style="dim")
         self.query_one("#banned", TextView).set(text)
 
     def action_quit(self) -> None:
@@ -81,9 +81,9 @@ class RatedRefusedScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(Text(t("refused.title"), style="bold"))
+            yield Label(Text(t("tui.refused.title"), style="bold"))
             yield Static(self.why)  # wrapped: a Label keeps one line
-            back = t("keyhelp.lobby")
+            back = t("tui.keyhelp.lobby")
             yield Label(Text(f"u  {offer_words(self.offer.type)}    Esc  {back}"))
 
     def on_key(self, event: events.Key) -> None:
@@ -98,9 +98,11 @@ class ReportScreen(InputScreen):
     """Why this race is reported (optional): Enter answers the reason, "" for none; Esc None."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="ReportScreen")
-    TITLE_KEY = "report.ask"
-    PLACEHOLDER_KEY = "report.placeholder"
+    TITLE_KEY = "tui.report.ask"
+    PLACEHOLDER_KEY = "tui.report.placeholder"
     PARAMS: ClassVar[dict[str, object]] = {"length": REASON_LENGTH}
 
     def check(self, value: str) -> str | None:
-        return None if len(value) <= REASON_LENGTH else t("report.too_long", length=REASON_LENGTH)
+        return (
+            None if len(value) <= REASON_LENGTH else t("tui.report.too_long", length=REASON_LENGTH)
+        )

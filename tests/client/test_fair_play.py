@@ -57,14 +57,14 @@ async def test_the_result_reports_the_race_once_and_says_the_answer(start_server
         await b.until(lambda: on_top(b) == "ReportScreen", "the question")
         await b.press(*"too fast", "enter")
         await b.until(lambda: b.race.report == "done", "reported")
-        await b.until_shown(t("report.done"))
+        await b.until_shown(t("tui.report.done"))
         assert "! report" not in await b.text()  # once a race
         await b.press("exclamation_mark")  # does nothing now
         assert on_top(b) == "RaceScreen"
         # A second report is refused by code (not_allowed), and the result says so.
         b.app.send(Report(game_id=b.race.game_id))
         await b.until(lambda: b.race.report == "twice", "refused")
-        await b.until_shown(t("report.twice"))
+        await b.until_shown(t("tui.report.twice"))
         assert not b.state.notice_is_error  # said on the result, not as a stray error
         # The other player may still report it; Esc on the question reports nothing.
         await a.until(lambda: a.race.over is not None, "a's game_over")
@@ -83,7 +83,7 @@ async def test_a_report_of_a_race_the_server_does_not_know_is_said_on_the_result
     state.sending(Report(game_id=race.game_id, id=REPORT_ID))
     state.apply(Error(code="game_not_found", message="whatever", id=REPORT_ID), 3.0)
     assert race.report == "gone" and not race.reportable
-    assert t("report.gone") in render_result(race).plain
+    assert t("tui.report.gone") in render_result(race).plain
     assert state.notice == ""
 
 
@@ -99,7 +99,7 @@ async def test_a_ban_shows_the_banned_screen_and_the_client_stays_away(start_ser
         await a.until(lambda: on_top(a) == "BannedScreen", "the banned screen")  # close 4001
         await a.until(lambda: net_stopped(a), "the worker stops")
         assert a.state.link == "banned"
-        await a.until_shown(t("banned.title"))
+        await a.until_shown(t("tui.banned.title"))
         assert shown(a, "does not connect again by itself")
     # Started again with the kept token: hello is answered `banned`, and the client stops.
     async with driving(make_app(server, name)) as again:
@@ -202,7 +202,7 @@ async def test_a_taken_name_says_names_ignore_case(start_server, make_app, confi
     TokenStore().forget(server.url, name)  # another person, on another machine
     async with driving(make_app(server, name.swapcase())) as b:
         await b.until(lambda: on_top(b) == "NameScreen", "asked for another name")
-        await b.until_shown(t("name.taken"))
+        await b.until_shown(t("tui.name.taken"))
         assert b.state.link == "offline"  # not "connecting…" while a name is asked
 
 
