@@ -97,6 +97,18 @@ def resolve_prompt(text: str, board: Board, *, ascii: bool = False) -> Card | Re
 
 
 def _if_legal(board: Board, card: Card, *, ascii: bool) -> Card | Refusal:
-    """``card``, or the engine's reason why not: the server would refuse it in the same words."""
-    reason = board.why_illegal(card, partial(card_name, ascii=ascii))
-    return card if reason is None else Refusal(reason)
+    """``card``, or why not, in the language spoken: the engine decides (``why_illegal``),
+    and the words name the same three reasons it gives: the card is up already, covered
+    in its bed, or waiting for the card below it."""
+    if board.why_illegal(card) is None:
+        return card
+    name = partial(card_name, ascii=ascii)
+    top = board.foundations[card.suit]
+    if top >= card.rank:
+        return Refusal(t("refusal.on_foundation", card=name(card)))
+    for index, bed in enumerate(board.beds):
+        if card in bed and bed[-1] != card:
+            above = len(bed) - 1 - bed.index(card)
+            return Refusal(t("refusal.covered", card=name(card), count=above, bed=index + 1))
+    needed = name(Card.of(top + 1, card.suit))
+    return Refusal(t("refusal.must_wait", card=name(card), needed=needed))

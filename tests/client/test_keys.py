@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import lang
 from client.keys import (
     BED_KEYS,
     BOUQUET_KEYS,
@@ -143,3 +144,14 @@ def refused(text: str, board: Board, *, ascii: bool = False) -> str:
     answer = resolve_prompt(text, board, ascii=ascii)
     assert isinstance(answer, Refusal)
     return answer.reason
+
+
+def test_a_refusal_speaks_the_language_in_use():
+    board = Board(deal(7))
+    refused_cards = [card for card in CARDS if not board.is_legal(card)]
+    with lang.using("de"):
+        reasons = {refused(str(card), board) for card in refused_cards}
+    english = {refused(str(card), board) for card in refused_cards}
+    assert reasons.isdisjoint(english)  # every one of them in German
+    assert any("liegt unter" in reason for reason in reasons)
+    assert any("muss warten" in reason for reason in reasons)

@@ -168,3 +168,15 @@ async def test_every_screen_fits_80x24_in_each_language(language):
             await a.pilot.pause()
             missing = cut(a)
             assert not missing, (language, name, missing, "\n".join(screen_lines(a.app)))
+
+
+async def test_how_to_play_opens_from_the_help_in_the_language_spoken():
+    async with app_in("nl") as (a, _server):
+        await a.press("question_mark")
+        await a.until(lambda: type(a.app.screen).__name__ == "HelpScreen", "the help")
+        await a.until_shown("i spelregels")
+        await a.press("i")
+        await a.until(lambda: type(a.app.screen).__name__ == "HowToPlayScreen", "how to play")
+        await a.until_shown(lang.t("howto.title"))
+        await a.press("escape")
+        await a.until(lambda: type(a.app.screen).__name__ == "LobbyScreen", "back")
