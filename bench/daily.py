@@ -24,7 +24,8 @@ from core.identity import Identity
 from core.race_kind import RaceKind
 from core.race_log import FinishedRace, MoveRecord, RaceStart
 from server.daily_watch import MARGIN_S
-from server.store import SqliteStore, daily
+from server.store import SqliteStore
+from server.store import daily_rows as daily
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable

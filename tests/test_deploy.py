@@ -30,7 +30,11 @@ def _compose() -> dict[str, Any]:
     return loaded
 
 
-def test_every_server_takes_the_admin_token_from_the_environment() -> None:
+PASSED_ON = ("FLOWERGARDEN_ADMIN_TOKEN", "FLOWERGARDEN_ARENAS")
+"""What an operator sets for the whole stack, the same on every server."""
+
+
+def test_every_server_takes_the_operators_settings_from_the_environment() -> None:
     servers = {
         name: service
         for name, service in _compose()["services"].items()
@@ -38,8 +42,8 @@ def test_every_server_takes_the_admin_token_from_the_environment() -> None:
     }
     assert set(servers) == {"server1", "server2"}
     for service in servers.values():
-        given = service["environment"]["FLOWERGARDEN_ADMIN_TOKEN"]
-        assert given == "${FLOWERGARDEN_ADMIN_TOKEN:-}", "never a token written in the file"
+        for name in PASSED_ON:  # never a value written in the file: a token least of all
+            assert service["environment"][name] == f"${{{name}:-}}"
 
 
 def test_every_declared_volume_is_mounted_named_or_on_a_tmpfs() -> None:

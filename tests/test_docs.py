@@ -63,11 +63,6 @@ FOREIGN = {
     "--default-pip",  # ensurepip
     "--check-format",  # msgfmt, on the catalogues
 }
-PENDING = {
-    # Flags a page describes that a branch still being merged adds: the terminal
-    # client's --lang (docs/translating.md; branch fairclients). Drop each once it lands.
-    "--lang",
-}
 
 CODE = re.compile(r"```[^\n]*\n(.*?)```|`([^`\n]+)`", re.DOTALL)
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
@@ -169,7 +164,7 @@ def test_every_flag_given_to_a_program_is_its_own(document: Path) -> None:
 @pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
 def test_every_flag_named_belongs_to_something(document: Path) -> None:
     named = set(FLAG.findall(document.read_text()))
-    unknown = named - _every_flag() - FOREIGN - PENDING
+    unknown = named - _every_flag() - FOREIGN
     assert not unknown, f"{document.name}: flags no program has: {unknown}"
 
 

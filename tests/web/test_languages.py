@@ -98,20 +98,8 @@ def race_a_bot_and_resign(page: Any) -> None:
     expect(page.locator("[data-deal]")).not_to_have_attribute("data-deal", "checking")
 
 
-def test_no_english_is_left_in_the_pseudo_language(start_web, new_page) -> None:
-    web = start_web(admin_token=TOKEN)
-    page = speaking(new_page, web.base, "qps")
-    names = ["BOT-Hare", "BOT-Snail", "BOT-Tortoise", "BOT-Falcon", "BOT-Swift"]
-    problems: dict[str, list[str]] = {}
-
-    def check(view: str) -> None:
-        found = english_left(page, names)
-        if found:
-            problems[view] = found
-
-    check("signin")
-    name = enter(page)
-    names.append(name)
+def lobby_views(web: Any, page: Any, names: list[str], check: Any) -> None:
+    """The lobby with its lists full, seeking, a room, an arena listed and joined."""
     with wire_player(web.url) as host, wire_player(web.url) as seeker:
         names += [host.name, seeker.name]
         host.send(type="create_room", public=True)
@@ -130,6 +118,31 @@ def test_no_english_is_left_in_the_pseudo_language(start_web, new_page) -> None:
         names.append(page.locator("[data-room-code]").inner_text())
         check("lobby, a room")
         page.locator("#close-room").click()
+    made = admin(web, "arenas", name="Evening", minutes=30, rules={"deal": "mirror"})
+    names.append("Evening")
+    expect(page.locator(f"[data-arena='{made['arena_id']}'] button")).to_be_visible()
+    check("lobby, an arena listed")
+    page.locator(f"[data-arena='{made['arena_id']}'] button").click()
+    expect(page.locator("#arena .standings li")).to_have_count(1)
+    check("lobby, an arena joined")
+    page.locator("#arena-pause").click()
+
+
+def test_no_english_is_left_in_the_pseudo_language(start_web, new_page) -> None:
+    web = start_web(admin_token=TOKEN)
+    page = speaking(new_page, web.base, "qps")
+    names = ["BOT-Hare", "BOT-Snail", "BOT-Tortoise", "BOT-Falcon", "BOT-Swift"]
+    problems: dict[str, list[str]] = {}
+
+    def check(view: str) -> None:
+        found = english_left(page, names)
+        if found:
+            problems[view] = found
+
+    check("signin")
+    name = enter(page)
+    names.append(name)
+    lobby_views(web, page, names, check)
     race_a_bot_and_resign(page)
     page.keyboard.press("x")  # a key after the race: a notice
     check("race result")
@@ -196,7 +209,9 @@ def overflows(page: Any) -> list[str]:
 
 @pytest.mark.parametrize("width", [360, 1280])
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_no_text_is_cut_off(web, new_page, tmp_path, language, width) -> None:
+def test_no_text_is_cut_off(start_web, new_page, tmp_path, language, width) -> None:
+    web = start_web(admin_token=TOKEN)
+    made = admin(web, "arenas", name="Evening", minutes=30, rules={"deal": "mirror"})
     shots = shots_dir(tmp_path)
     page = speaking(new_page, web.base, language, width)
     problems: dict[str, list[str]] = {}
@@ -210,7 +225,10 @@ def test_no_text_is_cut_off(web, new_page, tmp_path, language, width) -> None:
     look("signin")
     enter(page)
     page.locator("#rules-box summary").click()
+    page.locator(f"[data-arena='{made['arena_id']}'] button").click()
+    expect(page.locator("#arena .standings li")).to_have_count(1)
     look("lobby")
+    page.locator("#arena-pause").click()  # an arena's player races nothing else
     race_a_bot_and_resign(page)
     look("result")
     page.locator("#nav-howto").click()
