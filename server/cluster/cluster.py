@@ -183,8 +183,8 @@ class Cluster:
 
     async def _owner_of(self, race: str) -> str | None:
         """Live race ``race``'s worker: None for this one, where it comes if none lists it."""
-        if self.lobby.race(race) is not None:
-            return None
+        if self.lobby.race(race) is not None:  # unless another took it over meanwhile
+            return await self.failover.taken_by(race)
         owner = await self.shared.owner(race)
         if owner is None and await self.shared.adopt(race):
             await self.failover.restore_here({race})

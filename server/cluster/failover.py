@@ -219,6 +219,21 @@ class Failover:
             "cluster: Redis is back; this worker's races, rooms and seekers are listed again"
         )
 
+    async def taken_by(self, game_id: str) -> str | None:
+        """The live worker that took over race ``game_id``, held here, while this one was
+        stopped or cut off (Redis lists it there): the race leaves here, and is theirs.
+        None while it is still this worker's (listed here, nowhere, or with a dead one).
+
+        This worker learns it was fenced at its next write; a racer coming back
+        before that must not be told the race as it stood here.
+        """
+        cluster = self._cluster
+        owner = await cluster.shared.owner(game_id)
+        if owner in (None, cluster.worker) or not await cluster.shared.alive({owner}):
+            return None
+        cluster.glue.let_go_of(game_id)
+        return owner
+
     async def restore_here(self, game_ids: set[str]) -> None:
         """Restore ``game_ids`` from the store here; their players' home is here now.
 
