@@ -168,7 +168,7 @@ class Cluster:
         # A racer's home is their race's owner, whatever fg:home last said: a race
         # moves between workers (takeovers, fencing) sooner than homes are named.
         race = await self.store.live_race_of(player_id)
-        home = await self._owner_of(race) if race is not None else await shared.home(player_id)
+        home = await (self._owner_of(race) if race else self.failover.home_unraced(player_id))
         if home is not None and home != self.worker:
             if time.monotonic() < self.failover.judge_after or await shared.alive({home}):
                 return home

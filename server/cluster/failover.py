@@ -234,6 +234,16 @@ class Failover:
         cluster.glue.let_go_of(game_id)
         return owner
 
+    async def home_unraced(self, player_id: str) -> str | None:
+        """The home Redis names for ``player_id``, who has no live race in the store. A
+        race still held here for them is over, or another worker's, and goes: a racer
+        coming back must not be told it as it stood here."""
+        cluster = self._cluster
+        held = cluster.lobby.race_of(player_id)
+        if held is not None:
+            cluster.glue.let_go_of(held.game_id)
+        return await cluster.shared.home(player_id)
+
     async def restore_here(self, game_ids: set[str]) -> None:
         """Restore ``game_ids`` from the store here; their players' home is here now.
 

@@ -190,3 +190,25 @@ async def test_a_racer_back_where_their_race_was_taken_from_gets_it_as_its_owner
     await back_a.hello(token=racing.a.token)
     state = (await back_a.until("game_state"))[-1]
     assert (state["game_id"], state["seq"]) == (racing.game_id, ack["seq"])
+
+
+async def test_a_racer_back_where_their_race_was_held_after_it_ended_is_not_told_it_live(
+    workers, player, connect, redis_server
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    await w2.peers.failover.take_over("w1")  # w1 is not told (see above)
+    back_a = await connect(w2)
+    await back_a.hello(token=racing.a.token)
+    await back_a.until("game_state")
+    await back_a.send(type="resign")  # the race ends on w2; w1 still holds it, live
+    await back_a.until("game_over")
+    async with Redis.from_url(redis_server.url) as redis:  # Bob's home lost (Redis emptied)
+        await redis.delete(f"fg:home:{bob.player_id}")
+    back_b = await connect(w1)  # Bob comes back to w1, which serves him
+    await back_b.hello(token=racing.b.token)
+    await back_b.send(type="lobby")  # its answer comes after any game_state
+    seen = await back_b.until("lobby")
+    live = [m for m in seen if m["type"] == "game_state" and m["over"] is None]
+    assert live == [], live
