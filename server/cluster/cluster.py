@@ -168,7 +168,7 @@ class Cluster:
         # A racer's home is their race's owner, whatever fg:home last said: a race
         # moves between workers (takeovers, fencing) sooner than homes are named.
         race = await self.store.live_race_of(player_id)
-        home = await self._owner_of(race) if race is not None else await shared.home(player_id)
+        home = await (self._owner_of(race) if race else self.failover.home_unraced(player_id))
         if home is not None and home != self.worker:
             if time.monotonic() < self.failover.judge_after or await shared.alive({home}):
                 return home
@@ -183,8 +183,8 @@ class Cluster:
 
     async def _owner_of(self, race: str) -> str | None:
         """Live race ``race``'s worker: None for this one, where it comes if none lists it."""
-        if self.lobby.race(race) is not None:
-            return None
+        if self.lobby.race(race) is not None:  # unless another took it over meanwhile
+            return await self.failover.taken_by(race)
         owner = await self.shared.owner(race)
         if owner is None and await self.shared.adopt(race):
             await self.failover.restore_here({race})

@@ -219,6 +219,31 @@ class Failover:
             "cluster: Redis is back; this worker's races, rooms and seekers are listed again"
         )
 
+    async def taken_by(self, game_id: str) -> str | None:
+        """The live worker that took over race ``game_id``, held here, while this one was
+        stopped or cut off (Redis lists it there): the race leaves here, and is theirs.
+        None while it is still this worker's (listed here, nowhere, or with a dead one).
+
+        This worker learns it was fenced at its next write; a racer coming back
+        before that must not be told the race as it stood here.
+        """
+        cluster = self._cluster
+        owner = await cluster.shared.owner(game_id)
+        if owner in (None, cluster.worker) or not await cluster.shared.alive({owner}):
+            return None
+        cluster.glue.let_go_of(game_id)
+        return owner
+
+    async def home_unraced(self, player_id: str) -> str | None:
+        """The home Redis names for ``player_id``, who has no live race in the store. A
+        race still held here for them is over, or another worker's, and goes: a racer
+        coming back must not be told it as it stood here."""
+        cluster = self._cluster
+        held = cluster.lobby.race_of(player_id)
+        if held is not None:
+            cluster.glue.let_go_of(held.game_id)
+        return await cluster.shared.home(player_id)
+
     async def restore_here(self, game_ids: set[str]) -> None:
         """Restore ``game_ids`` from the store here; their players' home is here now.
 

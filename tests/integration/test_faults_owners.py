@@ -24,6 +24,10 @@ restarted empty, many times over):
   worker did not name its players' home there, so a racer coming back after
   it ended got a lobby and never the result. Every way a race comes to a
   worker now names its players' home there, and so does Redis coming back.
+* A worker taken over while it was stopped or cut off still held the race:
+  a racer coming back to it was told the race as it stood there (``game_state``
+  at seq 53 after being told 55 by the new owner). A worker that holds a race
+  Redis lists with another live worker now lets it go, and sends the racer there.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from server.app import GameServer
 from server.config import Settings
 from server.store.backends import open_store
 
-from .conftest import TIMEOUT, WINNABLE, seek_pair
+from .conftest import TIMEOUT, WINNABLE, legal, seek_pair
 from .test_faults_takeover import POLL, lock_waited_on
 
 if TYPE_CHECKING:
@@ -166,3 +170,45 @@ async def test_a_racer_away_when_their_moved_race_ends_learns_its_result_coming_
     await again.hello(token=racing.b.token)
     state = (await again.until("game_state"))[-1]
     assert state["over"] == {key: value for key, value in over.items() if key != "id"}
+
+
+async def test_a_racer_back_where_their_race_was_taken_from_gets_it_as_its_owner_has_it(
+    workers, player, connect
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    # w2 takes w1's race over, as if w1 had stopped past its lease: w1 is not told,
+    # and would learn it only from the store, at its next write.
+    await w2.peers.failover.take_over("w1")
+    back_b = await connect(w2)
+    await back_b.hello(token=racing.b.token)
+    await back_b.until("game_state")
+    await back_b.send(type="play", card=legal(racing.board_b())[0])
+    ack = await back_b.recv("played")  # Bob plays on, where the race is now
+    back_a = await connect(w1)  # Ann comes back to w1, which held the race
+    await back_a.hello(token=racing.a.token)
+    state = (await back_a.until("game_state"))[-1]
+    assert (state["game_id"], state["seq"]) == (racing.game_id, ack["seq"])
+
+
+async def test_a_racer_back_where_their_race_was_held_after_it_ended_is_not_told_it_live(
+    workers, player, connect, redis_server
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    await w2.peers.failover.take_over("w1")  # w1 is not told (see above)
+    back_a = await connect(w2)
+    await back_a.hello(token=racing.a.token)
+    await back_a.until("game_state")
+    await back_a.send(type="resign")  # the race ends on w2; w1 still holds it, live
+    await back_a.until("game_over")
+    async with Redis.from_url(redis_server.url) as redis:  # Bob's home lost (Redis emptied)
+        await redis.delete(f"fg:home:{bob.player_id}")
+    back_b = await connect(w1)  # Bob comes back to w1, which serves him
+    await back_b.hello(token=racing.b.token)
+    await back_b.send(type="lobby")  # its answer comes after any game_state
+    seen = await back_b.until("lobby")
+    live = [m for m in seen if m["type"] == "game_state" and m["over"] is None]
+    assert live == [], live
