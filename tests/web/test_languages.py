@@ -71,6 +71,9 @@ def speaking(new_page: Any, url: str, language: str, width: int = 1280) -> Any:
     page = new_page(width=width, height=900)
     page.add_init_script(f"localStorage.setItem('flowergarden.language', '{language}')")
     page.goto(url)
+    # The page's module sets window.flowergarden last, once its catalogue is read and
+    # its first view drawn: a check before that reads the English of index.html.
+    page.wait_for_function("() => window.flowergarden !== undefined")
     return page
 
 
