@@ -71,6 +71,8 @@ log = logging.getLogger("flowergarden.server")
 class GameServer:
     """The race server: ``async with GameServer(settings, store) as server: ...``."""
 
+    # Over 40 lines because it makes each part of the server once, in the order
+    # they depend on each other; every part's own work is in its own module.
     def __init__(
         self,
         settings: Settings,

@@ -122,6 +122,8 @@ LiveRace: TypeAlias = tuple[RaceStart, list[Entry], float]
 _compact_json = json.JSONEncoder(separators=(",", ":")).encode
 
 
+# Over 40 lines because it checks each column in turn, saying which it could not
+# read; split, the list of what was unreadable would travel between the parts.
 def live_race(row: tuple[object, ...], entries: list[Entry]) -> LiveRace:
     """A live race's row (id, rules, dealing, seeds, ratings, player ids, names, elapsed,
     declared bots, kind) and its journal.
