@@ -25,7 +25,8 @@ from server.store import SqliteStore
 from server.store.journal_lines import UNREADABLE
 from server.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
-from .test_store import ANN, BOB, ROOT, assert_intact, make_race, raw, with_players
+from .test_store import ANN, BOB, ROOT, make_race, raw, with_players
+from .test_store_files import assert_intact
 
 if TYPE_CHECKING:
     import sqlite3
