@@ -184,15 +184,19 @@ class Bus:
         """Queue ``message`` for every worker (on no link: it is not numbered)."""
         self._enqueue(ALL, Envelope(self.worker, self.incarnation, 0, message))
 
-    def born_again(self, worker: str) -> None:
+    def born_again(self, worker: str, incarnation: str) -> None:
         """``worker`` is a new incarnation: the link to it starts over at 1, and what is
         queued for it was for its last incarnation, which is gone: it is not sent.
 
         Numbering on from where the last incarnation was left, its first word
         from here would look to it like messages lost, and it would break a
-        link that lost nothing.
+        link that lost nothing. A worker that no link from here has reached
+        yet has only started: news, not a fault.
         """
-        self._sent.pop(worker, None)
+        if self._sent.pop(worker, None) is None:
+            log.info("bus: %s started (%s)", worker, incarnation)
+        else:
+            log.warning("bus: %s was born again (%s): its links start over", worker, incarnation)
         stale = channel_of(worker)
         self._queue = deque(item for item in self._queue if item[0] != stale)
 

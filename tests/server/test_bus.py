@@ -4,6 +4,7 @@ reconnection, a backlog, and the one place messages are encoded."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING
 
 import pytest
@@ -244,3 +245,21 @@ async def test_past_its_backlog_the_bus_drops_the_oldest_and_the_link_says_so(
         assert a.dropped == 2
     assert inbox.texts() == ["2", "3", "4"]
     assert inbox.broken == [("a", False)]
+
+
+async def test_a_worker_first_heard_of_has_started_one_heard_of_before_was_born_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Every worker is told of each start: a warning only where links to it were cut."""
+    a = bus("redis://127.0.0.1:9/0", "a")
+    with caplog.at_level(logging.INFO, logger="flowergarden.server"):
+        a.born_again("b", "i1")
+        a.send("b", Inbound("x", "hello"))
+        a.born_again("b", "i2")
+    await a.client.aclose()
+    await a._listening.aclose()
+    said = [(record.levelname, record.getMessage()) for record in caplog.records]
+    assert said == [
+        ("INFO", "bus: b started (i1)"),
+        ("WARNING", "bus: b was born again (i2): its links start over"),
+    ]
