@@ -69,6 +69,7 @@ class Delivery:
         ``arenas`` keeps an arena's change (server/arena_keeper.py)."""
         self._conns, self._store, self._peers, self._arenas = conns, store, peers, arenas
         self._metrics, self._timers, self._refused = metrics, timers, refused
+        store.on_settled = self._written  # the gates open as the batch is written, not after
         self.writes: set[asyncio.Future[Any]] = set()
         """Store writes not yet done (shutdown waits for them)."""
         self._gates: dict[asyncio.Future[Any], dict[str | None, asyncio.Future[None]]] = {}
@@ -184,9 +185,12 @@ class Delivery:
 
     def _written(self, future: asyncio.Future[Any]) -> None:
         """A write is done: the races it refused leave this worker with their frames,
-        then its gate opens (or fails, with the write)."""
+        then its gate opens (or fails, with the write). Told by the store as it settles
+        a batch (``on_settled``), then again as the future's callback: once is enough."""
         self.writes.discard(future)
-        gates = self._gates.pop(future)
+        gates = self._gates.pop(future, None)
+        if gates is None:
+            return
         for game_id, gate in gates.items():
             if game_id is not None and self._unwritten.get(game_id) is gate:
                 del self._unwritten[game_id]

@@ -44,6 +44,10 @@ T = TypeVar("T")
 class Store(Protocol):
     """Where players, live races and finished races are kept (:mod:`server.store.machine`)."""
 
+    on_settled: Callable[[asyncio.Future[frozenset[str]]], None]
+    """Told of a batch's future in the call that settles it, before its callbacks run a
+    pass later: the frames that wait on the batch go out in the pass it was written in."""
+
     @property
     def failing(self) -> bool:
         """True from a transient write failure until a write succeeds again."""

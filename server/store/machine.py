@@ -127,6 +127,7 @@ class StoreMachine(StoreReads):
         self._pending: Batch | None = None
         """The last batch, while it waits for the end of the loop's pass."""
         self._inline_batches = 0
+        self.on_settled: Callable[[Written], None] = lambda _: None  # (interface.Store)
         self._test_calls: deque[tuple[str, asyncio.Future[list[Row]]]] = deque()
 
     @property
@@ -263,6 +264,7 @@ class StoreMachine(StoreReads):
             return False
         self._failing = False
         resolve(batch.written, refused)
+        self.on_settled(batch.written)
         self._inline_batches += 1
         if self._inline_batches % _CHECKPOINT_EVERY == 0:
             checkpoint = self._queued(lambda: self._call(lambda backend: backend.checkpoint()))
@@ -331,6 +333,7 @@ class StoreMachine(StoreReads):
             fail(batch.written, exc)
         else:
             resolve(batch.written, refused)
+        self.on_settled(batch.written)
 
     async def _attempt(self, writes: Writes) -> frozenset[str]:
         """One attempt at writing ``writes`` in one transaction (:mod:`server.store.retry`)."""
