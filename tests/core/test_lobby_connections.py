@@ -6,26 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.events import Queued, Send, Wake
-from protocol import (
-    GameOver,
-    GameState,
-    JoinRoom,
-    OpponentAway,
-    OpponentBack,
-    Seek,
-    Watch,
-)
+from protocol import GameOver, GameState, JoinRoom, OpponentAway, OpponentBack, Seek, Watch
 
 from .helpers import GRACE, IDLE, kinds, messages
-from .lobby_helpers import (
-    a_play,
-    open_room,
-    refusal,
-    send,
-    snapshot,
-    start_race,
-    watchers,
-)
+from .lobby_helpers import a_play, open_room, refusal, send, snapshot, start_race, watchers
 
 if TYPE_CHECKING:
     from core.events import Output

@@ -21,14 +21,7 @@ from protocol import (
 )
 
 from .helpers import kinds
-from .lobby_helpers import (
-    end_race,
-    open_room,
-    refusal,
-    send,
-    snapshot,
-    start_race,
-)
+from .lobby_helpers import end_race, open_room, refusal, send, snapshot, start_race
 
 if TYPE_CHECKING:
     from core.lobby import Lobby

@@ -7,25 +7,10 @@ import random
 import engine
 from core.events import Refused, Send
 from core.lobby import ROOM_ALPHABET, ROOM_CODE_LENGTH, Lobby
-from protocol import (
-    Cancel,
-    CreateRoom,
-    JoinRoom,
-    Room,
-    Rules,
-)
+from protocol import Cancel, CreateRoom, JoinRoom, Room, Rules
 
 from .helpers import GRACE, IDLE, kinds, messages, seed_bytes_with
-from .lobby_helpers import (
-    MIRROR,
-    PLAYERS,
-    end_race,
-    new_lobby,
-    open_room,
-    refusal,
-    send,
-    snapshot,
-)
+from .lobby_helpers import MIRROR, PLAYERS, end_race, new_lobby, open_room, refusal, send, snapshot
 
 
 class Seeds(random.Random):

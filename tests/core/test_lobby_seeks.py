@@ -22,14 +22,7 @@ from protocol import (
 )
 
 from .helpers import kinds, messages
-from .lobby_helpers import (
-    MIRROR,
-    open_room,
-    refusal,
-    send,
-    snapshot,
-    start_race,
-)
+from .lobby_helpers import MIRROR, open_room, refusal, send, snapshot, start_race
 
 if TYPE_CHECKING:
     from core.lobby import Lobby

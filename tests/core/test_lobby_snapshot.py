@@ -20,15 +20,7 @@ from protocol import (
 )
 
 from .helpers import messages
-from .lobby_helpers import (
-    MIRROR,
-    a_play,
-    new_lobby,
-    open_room,
-    send,
-    snapshot,
-    start_race,
-)
+from .lobby_helpers import MIRROR, a_play, new_lobby, open_room, send, snapshot, start_race
 
 if TYPE_CHECKING:
     from core.lobby import Lobby

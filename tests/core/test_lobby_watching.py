@@ -7,26 +7,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from protocol import (
-    Cancel,
-    GameState,
-    Play,
-    Redeal,
-    Resign,
-    Watch,
-    encode,
-)
+from protocol import Cancel, GameState, Play, Redeal, Resign, Watch, encode
 
 from .helpers import messages
-from .lobby_helpers import (
-    a_play,
-    end_race,
-    inbox,
-    refusal,
-    send,
-    start_race,
-    watchers,
-)
+from .lobby_helpers import a_play, end_race, inbox, refusal, send, start_race, watchers
 
 if TYPE_CHECKING:
     from core.lobby import Lobby
