@@ -28,12 +28,10 @@ last line, one JSON object.
 
 from __future__ import annotations
 
-import argparse
 import heapq
-import json
 import random
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import core.arenas
@@ -44,7 +42,8 @@ from core.events import Send, Wake
 from core.glicko2 import Glicko
 from core.lobby import Lobby
 from protocol import Arena, GameStart, JoinArena, Resign, Rules, encode_bytes
-from server.tuning import tune_gc
+
+from .common import markdown_table, report_main
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -221,30 +220,23 @@ def table(results: Results) -> str:
         (f"a standings push to {players} players: encode", f"{r.push_encode_ms:,.2f} ms"),
         ("standings pushes, per second of the arena", f"{r.push_ms_per_arena_s:,.2f} ms"),
     ]  # fmt: skip
-    lines = [
+    return markdown_table(
         f"Arena benchmark ({r.players:,} players, {r.arena_s:,.0f} s of arena, {r.races:,} races,"
         f" {r.pushes:,} pushes; one lobby core, no sockets, no store)",
-        "",
-        "| what | cost |",
-        "|---|---:|",
-    ]
-    lines += [f"| {name} | {value} |" for name, value in rows]
-    return "\n".join(lines)
+        ("what", "cost"),
+        rows,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    return report_main(
+        argv,
         prog="python -m bench.arena",
         description="Time an arena of 1,000 players on one lobby core, by hand.",
+        quick="two minutes of arena, not ten",
+        measure=measure,
+        table=table,
     )
-    parser.add_argument("--quick", action="store_true", help="two minutes of arena, not ten")
-    args = parser.parse_args(argv)
-    tune_gc()
-    results = measure(quick=args.quick)
-    print(table(results))
-    print()
-    print(json.dumps(asdict(results)))
-    return 0
 
 
 if __name__ == "__main__":

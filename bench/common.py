@@ -1,28 +1,39 @@
-"""What the benchmark's processes share: the event loop, file limits, /proc readings.
+"""What the benchmark's processes share: the event loop, file limits, /proc readings,
+and the one writer of the benchmarks that drive a core by hand.
 
 Every process of a run (servers and generator) picks its event loop with
 :func:`run_loop`, so that a comparison is always between servers on the same
 loop. The /proc readers are Linux-only, as is ``taskset``: the benchmark is
-meant for a Linux machine.
+meant for a Linux machine. ``bench.core`` and ``bench.arena`` report through
+:func:`report_main`: a Markdown table, then, as the last line, one JSON object.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import json
 import os
 import resource
 import socket
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar
 
+from server.tuning import tune_gc
+
 if TYPE_CHECKING:
-    from collections.abc import Coroutine
+    from collections.abc import Callable, Coroutine, Sequence
+
+    from _typeshed import DataclassInstance
 
 __all__ = [
     "LOOPS",
     "LoopName",
     "cpu_seconds",
     "free_port",
+    "markdown_table",
     "raise_open_files",
+    "report_main",
     "rss_bytes",
     "run_loop",
     "tree_cpu_seconds",
@@ -32,6 +43,7 @@ LoopName: TypeAlias = Literal["asyncio", "uvloop"]
 LOOPS: tuple[LoopName, ...] = ("asyncio", "uvloop")
 _TICKS = os.sysconf("SC_CLK_TCK")
 T = TypeVar("T")
+R = TypeVar("R", bound="DataclassInstance")
 
 
 def run_loop(main: Coroutine[object, object, T], loop: LoopName) -> T:
@@ -101,3 +113,33 @@ def rss_bytes(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) * 1024
     raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def markdown_table(title: str, columns: tuple[str, str], rows: Sequence[tuple[str, str]]) -> str:
+    """``title``, a blank line, then a table of two columns, the figures aligned right."""
+    lines = [title, "", f"| {columns[0]} | {columns[1]} |", "|---|---:|"]
+    lines += [f"| {name} | {value} |" for name, value in rows]
+    return "\n".join(lines)
+
+
+def report_main(
+    argv: Sequence[str] | None,
+    *,
+    prog: str,
+    description: str,
+    quick: str,
+    measure: Callable[[bool], R],
+    table: Callable[[R], str],
+) -> int:
+    """A benchmark's command line: ``--quick`` (said by ``quick``), the garbage collector as
+    the server sets it, then ``table`` of what ``measure`` found and, as the last line, the
+    same as one JSON object."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--quick", action="store_true", help=quick)
+    args = parser.parse_args(argv)
+    tune_gc()
+    results = measure(args.quick)
+    print(table(results))
+    print()
+    print(json.dumps(asdict(results)))
+    return 0

@@ -22,17 +22,16 @@ Prints a Markdown table, then, as its last line, one JSON object.
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from core.events import Send, SendPlayed
 from core.lobby import Lobby
 from protocol import decode, encode_bytes
-from server.tuning import tune_gc
+
+from .common import markdown_table, report_main
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -144,29 +143,22 @@ def table(results: Results) -> str:
         ("a `played` frame", results.played_frame_us),
         ("another message (`game_start`, `game_over`, `seeking`)", results.message_us),
     ]
-    lines = [
+    return markdown_table(
         f"Core benchmark ({results.plays:,} plays, {results.races:,} races; no store)",
-        "",
-        "| call | mean |",
-        "|---|---:|",
-    ]
-    lines += [f"| {name} | {value:,.1f} µs |" for name, value in rows]
-    return "\n".join(lines)
+        ("call", "mean"),
+        [(name, f"{value:,.1f} µs") for name, value in rows],
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    return report_main(
+        argv,
         prog="python -m bench.core",
         description="Time the lobby and race cores' calls by hand, without sockets or store.",
+        quick="fewer players and plays",
+        measure=measure,
+        table=table,
     )
-    parser.add_argument("--quick", action="store_true", help="fewer players and plays")
-    args = parser.parse_args(argv)
-    tune_gc()
-    results = measure(quick=args.quick)
-    print(table(results))
-    print()
-    print(json.dumps(asdict(results)))
-    return 0
 
 
 if __name__ == "__main__":

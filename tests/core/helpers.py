@@ -10,8 +10,10 @@ import itertools
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
 import engine
-from core.events import Journaled, Output, RaceEnded, RaceStarted, Send, SendPlayed, Wake
+from core.events import Journaled, Output, RaceEnded, RaceStarted, Refused, Send, SendPlayed, Wake
 from core.race import Race, SeatInfo
 from protocol import GameOver, Rules, decode_server
 
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
 
 ANN = SeatInfo("p-ann", "Ann")
 BOB = SeatInfo("p-bob", "Bob")
+BOTH = (ANN.player_id, BOB.player_id)
 IDLE = 60.0
 GRACE = 30.0
 
@@ -135,3 +138,15 @@ def game_over(outputs: list[Output]) -> GameOver:
 def race_ended(outputs: list[Output]) -> RaceEnded:
     (ended,) = (out for out in outputs if isinstance(out, RaceEnded))
     return ended
+
+
+ENDING = ["status", "RaceEnded", "game_over"]
+"""What a status change that decides the race gives."""
+
+
+def refusal(move: object) -> str:
+    """The error code of a refused move (a callable taking no argument)."""
+    assert callable(move)
+    with pytest.raises(Refused) as refused:
+        move()
+    return refused.value.code

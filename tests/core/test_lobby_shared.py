@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.events import Queued, RoomListed
 from protocol import Cancel, CreateRoom, JoinRoom, Rules, Seek
 
-from .test_lobby import new_lobby
+from .lobby_helpers import new_lobby
 
 
 def shared(outputs: list[object]) -> list[object]:
