@@ -92,7 +92,10 @@ def refill(table: DataTable[str], rows: Sequence[tuple[str, Sequence[str]]]) -> 
         selected = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
     table.clear()
     for key, cells in rows:
-        table.add_row(*cells, key=key)
+        # Measured rows (height None): Textual's DataTable measures every new row's
+        # columns when it is next idle, but keeps the lines it drew before at the old
+        # widths ("R000" for "R00042") unless a row is measured for its height too.
+        table.add_row(*cells, key=key, height=None)
     keys = [key for key, _ in rows]
     if selected in keys:
         table.move_cursor(row=keys.index(selected), animate=False)
