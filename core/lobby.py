@@ -133,15 +133,23 @@ class Lobby(LobbyNews):
         behind. ``bot``: a declared bot (``hello.bot``, kept for ever).
         ``last_daily``: the day they last raced the daily deal, the store's
         (the later of it and the lobby's own mark counts).
+
+        A player away when their race ended is told its end (``game_state``
+        with ``over``); so is one who comes back on a replacing connection and
+        has not moved on since it ended: the old connection was still open here,
+        so the client lost it with what it carried, a ``game_over`` maybe (a
+        socket's last bytes, or a link between workers that loses its last
+        frames before anyone notices: it is noticed only after the replacement).
         """
         player = self.known(player_id, name)
+        replacing = player.online
         player.online, player.address, player.rating = True, address, rating
         player.flags, player.bot = flags, bot
         player.last_daily = max(filter(None, (player.last_daily, last_daily)), default=None)
         if player.race is not None:
             return player.race.come_back(player.race.seat_of(player_id), now)
         out: list[Output] = []
-        if player.missed_over and player.last_race is not None:
+        if (player.missed_over or replacing) and player.last_race is not None:
             player.missed_over = False
             race = player.last_race
             out.append(Send((player_id,), race.state(race.seat_of(player_id), now)))
