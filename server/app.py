@@ -361,8 +361,8 @@ class GameServer:
         self.deliver(self.lobby.hold(self.clock()), "", None)
 
     def go_on(self, game_id: str) -> None:
-        """A held race is this worker's after all: it goes on."""
-        self.deliver(self.lobby.go_on(game_id, self.clock()), "", None)
+        """A held race is this worker's after all, once the store says so: it goes on."""
+        self._delivery.once_confirmed(game_id, lambda: self.lobby.go_on(game_id, self.clock()))
 
     def let_go_of(self, game_id: str) -> None:
         """A race is another worker's now: it leaves here, and its people go to it (1012)."""

@@ -131,6 +131,21 @@ class Delivery:
             return held if held is not None else self._unwritten.get(game_id)
         return self.persist(self._store.confirm(game_id, epoch), game_id)
 
+    def once_confirmed(self, game_id: str, outputs: Callable[[], list[Output]]) -> None:
+        """Deliver ``outputs()`` once the store says this worker still runs race
+        ``game_id``; never if it does not (the race leaves, as for a refused write). At
+        once for a race this worker runs under no epoch (one it does not run)."""
+        epoch = self.epochs.get(game_id)
+        if epoch is None:
+            self.deliver(outputs(), "", None)
+            return
+
+        def then(gate: asyncio.Future[None]) -> None:
+            if not gate.cancelled() and gate.exception() is None:
+                self.deliver(outputs(), "", None)
+
+        self.persist(self._store.confirm(game_id, epoch), game_id).add_done_callback(then)
+
     def send_away(self, player_ids: Iterable[str], reason: str) -> None:
         """Close the connections of ``player_ids`` here with 1012, so that they come back
         to a race's new owner; what was queued for them is not written."""

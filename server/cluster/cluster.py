@@ -280,6 +280,8 @@ class Cluster:
         owner = await self.shared.owner(game_id)
         if owner == self.worker or (owner is None and await self.shared.adopt(game_id)):
             await self.failover.restore_here({game_id})
+            if self.lobby.race(game_id) is None:  # not live: it ended on another worker
+                await self.shared.disown(game_id)
 
     # -- what the failover asks ----------------------------------------------------
 

@@ -129,3 +129,35 @@ async def test_a_game_state_goes_out_only_while_the_race_is_still_this_workers(
     await last.hello(token=racing.b.token)
     state = (await last.until("game_state"))[-1]
     assert (state["game_id"], state["seq"]) == (racing.game_id, told)
+
+
+async def test_a_held_race_goes_on_only_if_the_store_says_it_is_still_this_workers(
+    workers, player, connect, redis_server
+) -> None:
+    """A finding of ``make chaos``: a worker cut off from Redis held its races; another
+    took one over, and it ended there (unlisted in Redis). Back, the worker let go of
+    the races Redis lists with others, and went on with the rest, that one included:
+    it held it until its grace ended, and that end took its players from their next race."""
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    w1.hold_races()  # its lease went unrenewed
+    await w2.restore_races({racing.game_id})  # taken over by w2, which ends it
+    async with Redis.from_url(redis_server.url) as redis:
+        await redis.hset("fg:races", racing.game_id, "w2")
+        back = await connect(w2)
+        await back.hello(token=racing.a.token)
+        await back.until("game_state")
+        await back.send(type="resign")
+        await back.until("game_over")
+        async with asyncio.timeout(TIMEOUT):
+            while await redis.hget("fg:races", racing.game_id) is not None:
+                await asyncio.sleep(POLL)  # w2 unlists it: polling Redis, within the deadline
+        w1.go_on(racing.game_id)  # Redis lists it with nobody: w1 would go on with it
+        seen = await bob.expect_close(1012)
+        assert [m for m in seen if m["type"] == "game_state"] == [], seen
+        assert w1.lobby.race(racing.game_id) is None
+        async with asyncio.timeout(TIMEOUT):  # taken back from the store: nothing live, unlisted
+            while await redis.hget("fg:races", racing.game_id) is not None:
+                await asyncio.sleep(POLL)  # polling Redis, within the deadline
+        assert w1.lobby.race(racing.game_id) is None
