@@ -108,7 +108,7 @@ class Cluster:
         self.bus = Bus(url, worker, self.incarnation, self._on_bus, observe=metrics.redis.observe)
         self.shared = Shared(self.bus.client, worker)
         self.tasks = Tasks()
-        self.links = Links(self.bus, worker, settings.send_queue, lobby.missed)
+        self.links = Links(self.bus, worker, settings.send_queue, self._missed)
         self.failover = Failover(self)
         self._glue: Glue | None = None
         self._seeking: dict[str, Rules] = {}
@@ -212,6 +212,13 @@ class Cluster:
         they race, or are owed their last race's end (only this lobby core has it)."""
         if self.lobby.race_of(player_id) is None and not self.lobby.owes_end(player_id):
             self.tasks.spawn(self.shared.forget_home(player_id))
+
+    def _missed(self, player_id: str) -> None:
+        """A remote connection went with what it carried: if it was their race's end, the
+        player's home is here again, whoever named it since (only this core has the end)."""
+        self.lobby.missed(player_id)
+        if self.lobby.owes_end(player_id):
+            self.tasks.spawn(self.shared.set_home(player_id, self.worker))
 
     def takes(self, player_id: str, message: ClientMessage) -> bool:
         """Whether the cluster carries out ``message`` rather than this worker's core."""
