@@ -113,8 +113,12 @@ lint: $(STAMP)  ## ruff (lint and format) and hadolint on the Dockerfile
 typecheck: $(BENCH_STAMP)  ## mypy --strict on the four packages and the benchmarks
 	$(BIN)/mypy --strict $(PACKAGES)
 
-pytest: $(STAMP)  ## the test suite
-	$(BIN)/pytest -q
+# Two processes (pytest-xdist): most tests wait on sockets, servers and a browser.
+# TEST_WORKERS=1 runs them in one, TEST_WORKERS=auto on every core.
+TEST_WORKERS ?= 2
+
+pytest: $(STAMP)  ## the test suite, on TEST_WORKERS processes (2)
+	$(BIN)/pytest -q -n $(TEST_WORKERS)
 
 schema: $(STAMP)  ## regenerate protocol/schema/*.json and web/static/js/facts.js from the models
 	$(BIN)/python -m protocol.schema

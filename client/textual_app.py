@@ -334,6 +334,8 @@ class FlowerGardenApp(App[int]):
 
     def sync(self) -> None:
         """Put the screen that fits the state on top, and have every screen draw it."""
+        if not self.screen_stack:
+            return  # the app is closing: a message that arrives now has nothing to show on
         if self.state.link == "banned":
             if not any(isinstance(screen, BannedScreen) for screen in self.screen_stack):
                 where = address(self.options.server)

@@ -12,9 +12,11 @@ into bytes in one place (:mod:`server.cluster.bus_codec`).
 
 Order: pub/sub delivers a channel's messages in the order one connection
 published them, so :meth:`Bus.send` never publishes itself. It queues, and one
-task writes the queue through one connection, a pipeline per pass: a race's
-events reach each worker in ``seq`` order, and a busy pass of the event loop
-costs one round trip to Redis, not one a message.
+task writes the queue through one connection, a pipeline per pass, with what
+the pass has for each receiver as one batch (:func:`~.bus_codec.encode_batch`):
+a race's events reach each worker in ``seq`` order, and a busy pass of the
+event loop costs one round trip to Redis and one message a receiver, not one
+a message.
 
 Loss: pub/sub is at most once: a message published while the receiver was not
 subscribed, or dropped from a full backlog while Redis was away, is gone. So
@@ -52,7 +54,7 @@ from redis.retry import Retry
 
 from core.backoff import REDIS, Attempts, Backoff
 
-from .bus_codec import Envelope, MalformedMessage, decode, encode
+from .bus_codec import Envelope, MalformedMessage, decode_all, encode, encode_batch
 from .to_worker import Still
 
 if TYPE_CHECKING:
@@ -182,15 +184,19 @@ class Bus:
         """Queue ``message`` for every worker (on no link: it is not numbered)."""
         self._enqueue(ALL, Envelope(self.worker, self.incarnation, 0, message))
 
-    def born_again(self, worker: str) -> None:
+    def born_again(self, worker: str, incarnation: str) -> None:
         """``worker`` is a new incarnation: the link to it starts over at 1, and what is
         queued for it was for its last incarnation, which is gone: it is not sent.
 
         Numbering on from where the last incarnation was left, its first word
         from here would look to it like messages lost, and it would break a
-        link that lost nothing.
+        link that lost nothing. A worker that no link from here has reached
+        yet has only started: news, not a fault.
         """
-        self._sent.pop(worker, None)
+        if self._sent.pop(worker, None) is None:
+            log.info("bus: %s started (%s)", worker, incarnation)
+        else:
+            log.warning("bus: %s was born again (%s): its links start over", worker, incarnation)
         stale = channel_of(worker)
         self._queue = deque(item for item in self._queue if item[0] != stale)
 
@@ -230,10 +236,15 @@ class Bus:
         async with self._flushing:  # the publisher's, or close's: one at a time
             while self._queue:
                 batch = list(self._queue)
+                by_receiver: dict[str, list[bytes]] = {}
+                for channel, data in batch:
+                    by_receiver.setdefault(channel, []).append(data)
                 started = time.perf_counter()
                 async with self.client.pipeline(transaction=False) as pipe:
-                    for channel, data in batch:
-                        pipe.publish(channel, data)
+                    for channel, encoded in by_receiver.items():
+                        pipe.publish(
+                            channel, encoded[0] if len(encoded) == 1 else encode_batch(encoded)
+                        )
                     await pipe.execute()
                 self._observe(time.perf_counter() - started)
                 for item in batch:  # only once published: a failure leaves them queued
@@ -263,10 +274,14 @@ class Bus:
 
     def _deliver(self, data: bytes) -> None:
         try:
-            envelope = decode(data)
+            envelopes = decode_all(data)
         except MalformedMessage as exc:
             log.error("bus: dropped: %s", exc)
             return
+        for envelope in envelopes:
+            self._deliver_one(envelope)
+
+    def _deliver_one(self, envelope: Envelope) -> None:
         if envelope.sender == self.worker and envelope.incarnation == self.incarnation:
             return  # our own word to every worker
         if envelope.seq:

@@ -375,8 +375,7 @@ class Cluster:
             if rules is not None:
                 self.tasks.spawn(self._pair(message.asker, rules))
         elif isinstance(message, Born):
-            log.warning("cluster: %s was born again (%s)", message.worker, message.incarnation)
-            self.bus.born_again(message.worker)  # first: the links' last words go to the new one
+            self.bus.born_again(message.worker, message.incarnation)  # before the links go
             self.links.drop_links_with(message.worker)
         elif isinstance(message, Broken):
             self.links.drop_links_with(envelope.sender)

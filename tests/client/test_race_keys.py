@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from client.net import ServerEvent
 from client.options import Options
 from client.screens import HelpScreen
 from client.screens.race_screen import race_keys
@@ -119,3 +120,14 @@ async def test_a_spectators_footer_and_help_offer_no_race_keys():
             await eve.press("x", "r")  # race keys do nothing for a spectator
             assert not isinstance(eve.app.screen, HelpScreen)
             assert eve.state.notice == ""
+
+
+async def test_a_race_that_arrives_while_the_app_closes_is_let_go():
+    """The server's word can land after the last screen is gone: nothing to show it on."""
+    app = FlowerGardenApp(Options(server="ws://127.0.0.1:9/ws", name="eve"))
+    async with driving(app):
+        pass
+    assert not app.screen_stack
+    board = dealt()
+    app.on_server_event(ServerEvent(game_state([board, board], seq=0, seat=None)))
+    assert app.state.race is not None  # recorded, though there is no screen to draw it

@@ -4,12 +4,21 @@ reconnection, a backlog, and the one place messages are encoded."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING
 
 import pytest
 
 from server.cluster.bus import Bus, channel_of
-from server.cluster.bus_codec import Envelope, MalformedMessage, decode, encode
+from server.cluster.bus_codec import (
+    BATCH,
+    Envelope,
+    MalformedMessage,
+    decode,
+    decode_all,
+    encode,
+    encode_batch,
+)
 from server.cluster.to_home import Attach, Inbound
 from server.cluster.to_socket import Close, Outbound
 from server.cluster.to_worker import Born
@@ -76,6 +85,45 @@ def test_a_frame_travels_as_bytes_not_base64() -> None:
 def test_bytes_that_are_not_a_message_are_refused(data: bytes) -> None:
     with pytest.raises(MalformedMessage):
         decode(data)
+
+
+def test_a_batch_reads_back_as_its_envelopes_in_order() -> None:
+    envelopes = [Envelope("w1", "i1", n, Inbound("c", str(n))) for n in range(1, 6)]
+    batch = encode_batch([encode(envelope) for envelope in envelopes])
+    assert decode_all(batch) == envelopes
+    assert decode_all(encode(envelopes[0])) == envelopes[:1]  # one alone is not batched
+
+
+@pytest.mark.parametrize(
+    "items", [[BATCH, [b"{not msgpack"]], [BATCH, [7]], [BATCH, "not a list", 1]]
+)
+def test_a_batch_with_what_is_not_an_envelope_is_refused_whole(items) -> None:
+    import msgpack
+
+    with pytest.raises(MalformedMessage):
+        decode_all(msgpack.packb(items, use_bin_type=True))
+
+
+async def test_what_one_pass_has_for_a_worker_goes_as_one_redis_message(
+    redis_server: RedisServer,
+) -> None:
+    import redis.asyncio as redis
+
+    inbox = Inbox()
+    raw = redis.Redis.from_url(redis_server.url)
+    async with raw.pubsub(ignore_subscribe_messages=True) as spy:
+        await spy.subscribe(channel_of("b"))
+        async with bus(redis_server.url, "a") as a, bus(redis_server.url, "b", inbox):
+            for n in range(1, 51):  # one pass of the loop: nothing awaited between
+                a.send("b", Inbound("c", str(n)))
+            await inbox.until(50)
+        heard = []
+        while (message := await spy.get_message(timeout=0.5)) is not None or not heard:
+            if message is not None:  # (None: the subscription's own confirmation)
+                heard.append(message["data"])
+    await raw.aclose()
+    assert [len(decode_all(data)) for data in heard] == [50]
+    assert inbox.texts() == [str(n) for n in range(1, 51)] and inbox.broken == []
 
 
 async def test_messages_arrive_in_the_order_sent_and_the_link_is_whole(
@@ -197,3 +245,21 @@ async def test_past_its_backlog_the_bus_drops_the_oldest_and_the_link_says_so(
         assert a.dropped == 2
     assert inbox.texts() == ["2", "3", "4"]
     assert inbox.broken == [("a", False)]
+
+
+async def test_a_worker_first_heard_of_has_started_one_heard_of_before_was_born_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Every worker is told of each start: a warning only where links to it were cut."""
+    a = bus("redis://127.0.0.1:9/0", "a")
+    with caplog.at_level(logging.INFO, logger="flowergarden.server"):
+        a.born_again("b", "i1")
+        a.send("b", Inbound("x", "hello"))
+        a.born_again("b", "i2")
+    await a.client.aclose()
+    await a._listening.aclose()
+    said = [(record.levelname, record.getMessage()) for record in caplog.records]
+    assert said == [
+        ("INFO", "bus: b started (i1)"),
+        ("WARNING", "bus: b was born again (i2): its links start over"),
+    ]
