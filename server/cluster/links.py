@@ -105,6 +105,7 @@ class Links:
         conn.conn_id = conn.conn_id or f"{self._worker}:{next(self._ids)}"
         conn.proxy = home
         self.proxied[conn.conn_id] = conn
+        self._answered(conn.conn_id)  # moved on (a room, a race to watch): no race awaited
         if racing:
             loop = asyncio.get_running_loop()
             self._unanswered[conn.conn_id] = loop.call_later(ANSWER_WAIT, self._silent, conn)
@@ -147,7 +148,7 @@ class Links:
 
     def _silent(self, conn: Conn) -> None:
         """A racer's home has not answered in time: ``unavailable``, and 1012."""
-        del self._unanswered[conn.conn_id]
+        self._unanswered.pop(conn.conn_id, None)
         if self.proxied.get(conn.conn_id) is conn and self.glue is not None:
             self.glue.unavailable(conn, _UNANSWERED)
 
