@@ -133,15 +133,23 @@ class Lobby(LobbyNews):
         behind. ``bot``: a declared bot (``hello.bot``, kept for ever).
         ``last_daily``: the day they last raced the daily deal, the store's
         (the later of it and the lobby's own mark counts).
+
+        A player away when their race ended is told its end (``game_state``
+        with ``over``); so is one who comes back on a replacing connection and
+        has not moved on since it ended: the old connection was still open here,
+        so the client lost it with what it carried, a ``game_over`` maybe (a
+        socket's last bytes, or a link between workers that loses its last
+        frames before anyone notices: it is noticed only after the replacement).
         """
         player = self.known(player_id, name)
+        replacing = player.online
         player.online, player.address, player.rating = True, address, rating
         player.flags, player.bot = flags, bot
         player.last_daily = max(filter(None, (player.last_daily, last_daily)), default=None)
         if player.race is not None:
             return player.race.come_back(player.race.seat_of(player_id), now)
         out: list[Output] = []
-        if player.missed_over and player.last_race is not None:
+        if (player.missed_over or replacing) and player.last_race is not None:
             player.missed_over = False
             race = player.last_race
             out.append(Send((player_id,), race.state(race.seat_of(player_id), now)))
@@ -313,16 +321,24 @@ class Lobby(LobbyNews):
             return out
         del self._races[race.game_id]
         self._rooms.race_over(race)
-        players = [self._players[pid] for pid in race.player_ids if pid in self._players]
+        # Not a player who races another race here now: this one was taken over by
+        # another worker, and theirs came here since (a worker that holds a race it
+        # no longer owns finds out at its next write: here, its end's).
+        known = [self._players[pid] for pid in race.player_ids if pid in self._players]
+        players = [p for p in known if p.race is race or p.race is None]
         for player in players:
+            seat = race.seat_of(player.id)
             player.race, player.last_race, player.finished = None, race, race.game_id
             player.missed_over = not player.online
-            evidence = race.fair_play[race.seat_of(player.id)]
+            evidence = race.fair_play[seat]
             player.flags += evidence is not None and evidence.flagged
-        if race.ratings_after is not None:
-            for player, rating in zip(players, race.ratings_after, strict=True):
-                player.rating = rating
-        if all(player.online for player in players) and race.kind.arena_id is None:
+            if race.ratings_after is not None:
+                player.rating = race.ratings_after[seat]
+        if (
+            len(players) == len(known)
+            and all(p.online for p in players)
+            and race.kind.arena_id is None
+        ):
             self._rematches.open(race)  # an arena pairs its players again itself
         for player_id in race.watchers:  # they have had the game_over: nothing more to watch
             self._players[player_id].watching = None

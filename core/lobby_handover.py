@@ -46,13 +46,15 @@ class LobbyHandover(LobbyState):
         if race is None:
             return self._forget_end(game_id)
         self._rooms.race_over(race)
+        players = []  # not those racing another race here now: theirs came here since
         for player_id in race.player_ids:
             player = self._players.get(player_id)
             if player is not None and player.race is race:
                 player.race = player.last_race = None
+                players.append(player_id)
         for player_id in race.watchers:
             self._players[player_id].watching = None
-        return (*race.player_ids, *race.watchers)
+        return (*players, *race.watchers)
 
     def _forget_end(self, game_id: str) -> tuple[str, ...]:
         """Who ended race ``game_id`` here last: no rematch of it, no ``game_over`` of it."""

@@ -115,6 +115,11 @@ class LobbyState:
         player = self._players.get(player_id)
         return player is not None and player.missed_over and player.last_race is not None
 
+    def owed_ends(self) -> list[str]:
+        """The players who are to learn their last race's end on coming back
+        (:meth:`owes_end`)."""
+        return [p.id for p in self._players.values() if p.missed_over and p.last_race is not None]
+
     def race_of(self, player_id: str) -> Race | None:
         """The live race of a player, if any."""
         player = self._players.get(player_id)

@@ -120,8 +120,7 @@ class GameServer:
         self.identities = Identities(store, settings, clock, self.metrics, self.peers)
 
     def _peers(self, redis: str, worker: str) -> Peers:
-        """The other workers (server/peers.py): those sharing the lobby through Redis at
-        ``redis``, if there is one; else this process is alone."""
+        """The other workers (server/peers.py) sharing the lobby through ``redis``, or none."""
         if not redis:
             return Alone()
         return ArenaCluster(
@@ -348,6 +347,11 @@ class GameServer:
         """Send a racing player their race's whole state again (``game_state``)."""
         self.deliver(self.lobby.resync(player_id, self.clock()), "", None)
 
+    def unavailable(self, conn: Conn, why: str) -> None:
+        """Answer ``conn`` ``unavailable`` and close it with 1012 (try again)."""
+        self.reception.error(conn, error("unavailable", why, None))
+        self.reception.let_go(conn, CloseCode.SERVICE_RESTART, "try again")
+
     def conn_of(self, player_id: str) -> AnyConn | None:
         """The connection of a player whose home is here."""
         return self._conns.get(player_id)
@@ -357,8 +361,8 @@ class GameServer:
         self.deliver(self.lobby.hold(self.clock()), "", None)
 
     def go_on(self, game_id: str) -> None:
-        """A held race is this worker's after all: it goes on."""
-        self.deliver(self.lobby.go_on(game_id, self.clock()), "", None)
+        """A held race is this worker's after all, once the store says so: it goes on."""
+        self._delivery.once_confirmed(game_id, lambda: self.lobby.go_on(game_id, self.clock()))
 
     def let_go_of(self, game_id: str) -> None:
         """A race is another worker's now: it leaves here, and its people go to it (1012)."""

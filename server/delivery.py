@@ -25,7 +25,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from core.events import ArenaChanged, Journaled, RaceEnded, RaceStarted, Send, SendPlayed, Wake
-from protocol import GameStart, encode_bytes
+from protocol import GameStart, GameState, encode_bytes
 from protocol.close_codes import CloseCode
 from server.store import StoreError
 
@@ -96,7 +96,9 @@ class Delivery:
                 if isinstance(out.message, GameStart) and out.message.seat == 0:
                     start = out.message
                     log.info("race %s started: %s", start.game_id, " v ".join(start.players))
-                if held is None:  # behind what is still being written of its race
+                if isinstance(out.message, GameState):
+                    held = self._confirmed(out.message.game_id, held)
+                elif held is None:  # behind what is still being written of its race
                     held = self._unwritten.get(getattr(out.message, "game_id", ""))
             else:
                 written = self._carry_out(out)
@@ -112,6 +114,38 @@ class Delivery:
                     request_id = None
                 else:
                     conn.outbox.push(frame, held)
+
+    def _confirmed(
+        self, game_id: str, held: asyncio.Future[Any] | None
+    ) -> asyncio.Future[Any] | None:
+        """The barrier of a ``game_state`` of race ``game_id``: behind ``held``, and, for
+        a live race run here, behind the store's word that this worker still runs it.
+
+        A snapshot records nothing, so no write fences it: a worker stopped, cut
+        off, or handed a stale take of the race would send it as it stood here,
+        older than what the race's owner has told. Told means recorded, for a
+        snapshot too: the store's current epoch must still be this worker's, or
+        the frame is dropped and the race leaves (as for a refused write).
+        """
+        epoch = self.epochs.get(game_id)
+        if epoch is None:  # ended here (a missed game_over), or not run here
+            return held if held is not None else self._unwritten.get(game_id)
+        return self.persist(self._store.confirm(game_id, epoch), game_id)
+
+    def once_confirmed(self, game_id: str, outputs: Callable[[], list[Output]]) -> None:
+        """Deliver ``outputs()`` once the store says this worker still runs race
+        ``game_id``; never if it does not (the race leaves, as for a refused write). At
+        once for a race this worker runs under no epoch (one it does not run)."""
+        epoch = self.epochs.get(game_id)
+        if epoch is None:
+            self.deliver(outputs(), "", None)
+            return
+
+        def then(gate: asyncio.Future[None]) -> None:
+            if not gate.cancelled() and gate.exception() is None:
+                self.deliver(outputs(), "", None)
+
+        self.persist(self._store.confirm(game_id, epoch), game_id).add_done_callback(then)
 
     def send_away(self, player_ids: Iterable[str], reason: str) -> None:
         """Close the connections of ``player_ids`` here with 1012, so that they come back

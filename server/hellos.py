@@ -57,8 +57,7 @@ class Hellos:
             try:
                 home = await server.peers.home_of(identity)
             except Refused as refused:  # their race cannot be found now: come back later
-                server.reception.error(conn, error(refused.code, refused.message, None))
-                server.reception.let_go(conn, CloseCode.SERVICE_RESTART, "try again")
+                server.unavailable(conn, refused.message)
                 return
             if home is not None:  # the player lives on another worker: forward to it
                 server.peers.proxy(conn, identity, home)

@@ -63,6 +63,10 @@ class Glue(Protocol):
     def resync(self, player_id: str) -> None:
         """Send a racing player their race's whole state again."""
 
+    def unavailable(self, conn: Conn, why: str) -> None:
+        """Answer a socket here ``unavailable`` (``why``) and close it with 1012: its
+        player's race cannot be reached now, and they are to come back."""
+
     def conn_of(self, player_id: str) -> Conn | RemoteConn | None:
         """The connection of a player whose home is here."""
 

@@ -45,7 +45,7 @@ import contextlib
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from redis.exceptions import RedisError
 
@@ -58,7 +58,7 @@ from .failover import Failover
 from .links import Links
 from .remote import RemoteConn
 from .shared import Shared
-from .tasks import Tasks
+from .tasks import Tasks, bounded
 from .to_home import Attach, Gone, Inbound, Migrate, Unmigrated
 from .to_socket import Close, Outbound
 from .to_worker import Born, Broken
@@ -108,13 +108,15 @@ class Cluster:
         self.bus = Bus(url, worker, self.incarnation, self._on_bus, observe=metrics.redis.observe)
         self.shared = Shared(self.bus.client, worker)
         self.tasks = Tasks()
-        self.links = Links(self.bus, worker, settings.send_queue, lobby.missed)
+        self.links = Links(self.bus, worker, settings.send_queue, self._missed)
         self.failover = Failover(self)
         self._glue: Glue | None = None
         self._seeking: dict[str, Rules] = {}
         self._dirty = False
         self.elsewhere: dict[str, int] = {}
         """Open connections by address on the other workers, as of the last beat."""
+        self._to_race: set[str] = set()
+        """Players whose hello :meth:`home_of` found a live race for, until proxied."""
 
     @property
     def glue(self) -> Glue:
@@ -155,6 +157,7 @@ class Cluster:
         A player with a live race always comes to it: when Redis cannot say where it is
         now, the hello is refused ``unavailable``, never served here as if it were gone.
         """
+        self._to_race.discard(identity.player_id)
         try:
             return await self._home_of(identity.player_id)
         except (RedisError, OSError) as exc:
@@ -168,6 +171,8 @@ class Cluster:
         # A racer's home is their race's owner, whatever fg:home last said: a race
         # moves between workers (takeovers, fencing) sooner than homes are named.
         race = await self.store.live_race_of(player_id)
+        if race is not None:  # proxied, they are to be answered at once (links.py)
+            self._to_race.add(player_id)
         home = await (self._owner_of(race) if race else self.failover.home_unraced(player_id))
         if home is not None and home != self.worker:
             if time.monotonic() < self.failover.judge_after or await shared.alive({home}):
@@ -192,7 +197,9 @@ class Cluster:
         return owner
 
     def proxy(self, conn: Conn, identity: Identity, home: str) -> None:
-        self.links.proxy(conn, identity, home)
+        racing = identity.player_id in self._to_race
+        self._to_race.discard(identity.player_id)
+        self.links.proxy(conn, identity, home, racing=racing)
 
     def forward(self, conn: Conn, text: str) -> None:
         self.links.forward(conn, text)
@@ -205,6 +212,13 @@ class Cluster:
         they race, or are owed their last race's end (only this lobby core has it)."""
         if self.lobby.race_of(player_id) is None and not self.lobby.owes_end(player_id):
             self.tasks.spawn(self.shared.forget_home(player_id))
+
+    def _missed(self, player_id: str) -> None:
+        """A remote connection went with what it carried: if it was their race's end, the
+        player's home is here again, whoever named it since (only this core has the end)."""
+        self.lobby.missed(player_id)
+        if self.lobby.owes_end(player_id):
+            self.tasks.spawn(self.shared.set_home(player_id, self.worker))
 
     def takes(self, player_id: str, message: ClientMessage) -> bool:
         """Whether the cluster carries out ``message`` rather than this worker's core."""
@@ -247,10 +261,10 @@ class Cluster:
                 spawn(shared.stop_waiting(rules, out.player_id))
         elif isinstance(out, RoomListed):
             if out.open:
-                return _bounded(spawn(shared.open_room(out.code)))
+                return bounded(spawn(shared.open_room(out.code)), ANNOUNCE_WAIT)
             spawn(shared.close_room(out.code))
         elif isinstance(out, RaceStarted):
-            return _bounded(spawn(shared.own(out.start.game_id)))
+            return bounded(spawn(shared.own(out.start.game_id)), ANNOUNCE_WAIT)
         elif isinstance(out, RaceEnded):
             spawn(shared.disown(out.record.game_id))
         return None
@@ -273,6 +287,8 @@ class Cluster:
         owner = await self.shared.owner(game_id)
         if owner == self.worker or (owner is None and await self.shared.adopt(game_id)):
             await self.failover.restore_here({game_id})
+            if self.lobby.race(game_id) is None:  # not live: it ended on another worker
+                await self.shared.disown(game_id)
 
     # -- what the failover asks ----------------------------------------------------
 
@@ -380,20 +396,3 @@ class Cluster:
 
 def _movable(conn: Conn | RemoteConn) -> bool:
     return not isinstance(conn, RemoteConn) and conn.player is not None
-
-
-def _bounded(write: asyncio.Task[Any] | None) -> asyncio.Future[None] | None:
-    """A barrier done when ``write`` is, or :data:`ANNOUNCE_WAIT` seconds from now."""
-    if write is None:
-        return None
-    loop = asyncio.get_running_loop()
-    barrier: asyncio.Future[None] = loop.create_future()
-
-    def lift(_: object = None) -> None:
-        if not barrier.done():
-            barrier.set_result(None)
-
-    write.add_done_callback(lift)
-    timer = loop.call_later(ANNOUNCE_WAIT, lift)
-    barrier.add_done_callback(lambda _: timer.cancel())
-    return barrier

@@ -211,7 +211,8 @@ class Failover:
             # (it lets it go once its lease is renewed), and must not claim it back.
             if await shared.adopt(game_id) or await shared.owner(game_id) == cluster.worker:
                 await self._home_here([game_id])  # its players away too: their result is here
-        await shared.set_homes(glue.players_here(), cluster.worker)
+        # Redis emptied: so were the homes of players owed their race's end here.
+        await shared.set_homes([*glue.players_here(), *lobby.owed_ends()], cluster.worker)
         for code in lobby.open_rooms():
             await shared.open_room(code)
         await cluster.seek_again()

@@ -17,10 +17,17 @@ another worker lost a message, or that the worker was born again, every end
 shared with that worker goes (:meth:`Links.drop_links_with`): sockets here
 whose home it was are closed with 1012, and remote connections whose socket
 was there are gone, so that the players come back and get their race whole.
+
+A racer proxied to their race's worker is answered there (``game_state``) at
+once. If nothing has come back from it after :data:`ANSWER_WAIT` seconds (it is
+stopped, dead, or cut off, still holds a lease, and holds the race; or has not
+got the race back yet), the racer is told ``unavailable`` and the socket closes
+with 1012: they come back, by then to a worker that answers, never left in silence.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from typing import TYPE_CHECKING
 
@@ -43,10 +50,16 @@ if TYPE_CHECKING:
     from .bus import Bus
     from .to_socket import ToSocket
 
-__all__ = ["Links"]
+__all__ = ["ANSWER_WAIT", "Links"]
+
+ANSWER_WAIT = 3.0
+"""Seconds a racer proxied to their race's worker waits for its first frame: a
+``game_state`` comes within milliseconds from a worker that is there, and a
+client gives up at 5 s (the chaos racers do)."""
 
 _UNLIMITED = 1e12
 _LOST = "the line to your race's server was lost; connect again"
+_UNANSWERED = "your race's server does not answer now; try again"
 
 
 class Links:
@@ -67,6 +80,9 @@ class Links:
         """Writes the frames of the remote connections, as a listener does its own."""
         self.glue: Glue | None = None
         self._ids = itertools.count()
+        self._unanswered: dict[str, asyncio.TimerHandle] = {}
+        """Racers proxied to their race's worker that it has not answered yet, by
+        connection id: each one's timer (:data:`ANSWER_WAIT`)."""
 
     def workers(self) -> set[str]:
         """Every worker a link goes to: the homes of sockets here, the sockets of homes here."""
@@ -75,11 +91,24 @@ class Links:
 
     # -- the socket's end ------------------------------------------------------
 
-    def proxy(self, conn: Conn, identity: Identity, home: str, then: str | None = None) -> None:
-        """From now on ``conn``'s player lives at ``home``: forward what it says."""
+    def proxy(
+        self,
+        conn: Conn,
+        identity: Identity,
+        home: str,
+        then: str | None = None,
+        *,
+        racing: bool = False,
+    ) -> None:
+        """From now on ``conn``'s player lives at ``home``: forward what it says.
+        ``racing``: ``home`` runs their live race, and is to answer at once."""
         conn.conn_id = conn.conn_id or f"{self._worker}:{next(self._ids)}"
         conn.proxy = home
         self.proxied[conn.conn_id] = conn
+        self._answered(conn.conn_id)  # moved on (a room, a race to watch): no race awaited
+        if racing:
+            loop = asyncio.get_running_loop()
+            self._unanswered[conn.conn_id] = loop.call_later(ANSWER_WAIT, self._silent, conn)
         rating = identity.rating
         attach = Attach(
             conn.conn_id, self._worker, conn.ip, identity.player_id, identity.name,
@@ -96,6 +125,7 @@ class Links:
     def gone(self, conn: Conn) -> None:
         """A proxied socket has closed."""
         self.proxied.pop(conn.conn_id, None)
+        self._answered(conn.conn_id)
         if conn.proxy is not None:
             self._bus.send(conn.proxy, Gone(conn.conn_id, conn.close_code))
 
@@ -104,11 +134,23 @@ class Links:
         conn = self.proxied.get(message.conn_id)
         if conn is None:
             return
+        self._answered(message.conn_id)
         if isinstance(message, Outbound):
             conn.enqueue(Wire(message.data))
         else:
             conn.replaced = message.code == CloseCode.REPLACED
             conn.close(message.code, message.reason)
+
+    def _answered(self, conn_id: str) -> None:
+        timer = self._unanswered.pop(conn_id, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _silent(self, conn: Conn) -> None:
+        """A racer's home has not answered in time: ``unavailable``, and 1012."""
+        self._unanswered.pop(conn.conn_id, None)
+        if self.proxied.get(conn.conn_id) is conn and self.glue is not None:
+            self.glue.unavailable(conn, _UNANSWERED)
 
     def close_proxied_to(self, worker: str, code: int, reason: str) -> None:
         """Close every socket here whose player's home is ``worker``."""

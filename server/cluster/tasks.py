@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Coroutine
 
-__all__ = ["Tasks"]
+__all__ = ["Tasks", "bounded"]
 
 log = logging.getLogger("flowergarden.server")
 
@@ -42,3 +42,20 @@ class Tasks:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.warning("cluster: %s", task.exception())
+
+
+def bounded(write: asyncio.Task[Any] | None, wait: float) -> asyncio.Future[None] | None:
+    """A barrier done when ``write`` is, or ``wait`` seconds from now."""
+    if write is None:
+        return None
+    loop = asyncio.get_running_loop()
+    barrier: asyncio.Future[None] = loop.create_future()
+
+    def lift(_: object = None) -> None:
+        if not barrier.done():
+            barrier.set_result(None)
+
+    write.add_done_callback(lift)
+    timer = loop.call_later(wait, lift)
+    barrier.add_done_callback(lambda _: timer.cancel())
+    return barrier

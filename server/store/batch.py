@@ -51,6 +51,9 @@ class Writes:
         for race in self.races:
             game_id = race[0].game_id
             yield Writes(races=[race], epochs={game_id: epochs[game_id]})
+        written = {g for g, _ in self.entries} | {race[0].game_id for race in self.races}
+        for game_id in epochs.keys() - written:  # a check alone (Batch.add_check)
+            yield Writes(epochs={game_id: epochs[game_id]})
 
     def checked(self) -> list[str]:
         """The races whose current epoch the store must check: those with entries or a record."""
@@ -78,7 +81,7 @@ class Writes:
     def race_ids(self) -> set[str]:
         """Every race this writes for."""
         ids = {start.game_id for start, _ in self.starts}
-        return ids | {g for g, _ in self.entries} | {r[0].game_id for r in self.races}
+        return ids | self.epochs.keys()  # every entry, record and check names its epoch
 
     def __str__(self) -> str:
         # What a log line says: every race concerned, by its game id.
@@ -93,6 +96,8 @@ class Writes:
             parts.append(f"{len(self.entries)} journal entries of {ids}")
         if self.races:
             parts.append(f"the record of {race_ids(record.game_id for record, _, _ in self.races)}")
+        if not parts and self.epochs:  # checks alone (Batch.add_check)
+            parts.append(f"the epoch of {race_ids(self.epochs)}")
         return "; ".join(parts) or "nothing"
 
 
@@ -126,6 +131,12 @@ class Batch:
             return False
         self.writes.epochs[game_id] = epoch
         return True
+
+    def add_check(self, game_id: str, epoch: int) -> bool:
+        """Have the store check that ``epoch`` is race ``game_id``'s current one, writing
+        nothing for it; False once taken, or if the batch writes the race under another
+        epoch (a batch checks one epoch a race: the check goes in the next)."""
+        return not self._taken and self.writes.epochs.setdefault(game_id, epoch) == epoch
 
     def take(self) -> Writes:
         """Everything added so far; nothing can be added after."""

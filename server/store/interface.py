@@ -87,6 +87,15 @@ class Store(Protocol):
         A known race is a no-op; an ``aborted`` race counts for nobody.
         """
 
+    def confirm(self, game_id: str, epoch: int) -> asyncio.Future[frozenset[str]]:
+        """Whether this worker still runs live race ``game_id`` at ``epoch``: written as a
+        write with nothing in it (batched, as :meth:`journal`), whose future names the race
+        among those refused if it is not live or its epoch is another's now.
+
+        What a snapshot of a race (``game_state``) waits for: it records nothing,
+        yet must not show a race that another worker has moved on or ended.
+        """
+
     async def suspend(self, elapsed: dict[str, float]) -> None:
         """Keep live races' elapsed seconds, on shutdown; never retried; other ids are skipped."""
 

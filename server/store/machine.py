@@ -158,6 +158,9 @@ class StoreMachine(StoreReads):
         race = (record, started_wall, ended_wall)
         return self._join(lambda batch: batch.add_owned("races", race, record.game_id, epoch))
 
+    def confirm(self, game_id: str, epoch: int) -> Written:
+        return self._join(lambda batch: batch.add_check(game_id, epoch))
+
     async def suspend(self, elapsed: dict[str, float]) -> None:
         """Shutdown's first call: starts ``give_up_after``, and waits no longer; what it
         could not keep is logged, not raised (the server goes on closing)."""
@@ -234,6 +237,8 @@ class StoreMachine(StoreReads):
             failed: Written = loop.create_future()
             failed.set_exception(StoreError("the store is closed"))
             return failed
+        if self._pending is not None:  # one that would not take it (Batch.add_check): first
+            self._hand_over(self._pending)
         batch = Batch(loop.create_future())
         add(batch)
         # Handed over at the end of this pass, not now: the plays of a pass

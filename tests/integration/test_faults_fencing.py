@@ -18,6 +18,15 @@ race's next owner. Their home had answered their coming back (from another
 worker) with the race as it stood in memory, a play still being written
 under an epoch the store then refused. A frame of a race that records
 nothing now waits for what is still being written of that race.
+
+A third (11 seq gaps in one full run): ``game_state at seq 43 after being told
+44``. A worker that held a race as an earlier take had it (stopped past its
+lease, cut off, or handed a take of the race after the race had moved on)
+answered a racer coming back with that snapshot, which no write fences: the
+racer had been told more by the race's owner since. A ``game_state`` of a race
+run here now waits for the store's word that this worker's epoch is still the
+race's (:meth:`~server.store.Store.confirm`); if not, it is dropped and the race
+leaves, as for a refused write.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from __future__ import annotations
 import asyncio
 
 import psycopg
+from redis.asyncio import Redis
 
 from server.store import open_store
 
@@ -92,3 +102,62 @@ async def test_a_game_state_never_shows_a_play_the_store_may_refuse(
         await taker.commit()  # w1's write is refused: the play was never the race's
     seen = await back.expect_close(1012)
     assert all(m.get("seq", 0) <= told for m in seen if m.get("game_id") == racing.game_id), seen
+
+
+async def test_a_game_state_goes_out_only_while_the_race_is_still_this_workers(
+    workers, player, connect, redis_server
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    # w2 takes w1's race over, as if w1 had stopped past its lease: w1 is not told.
+    await w2.peers.failover.take_over("w1")
+    back = await connect(w2)
+    await back.hello(token=racing.b.token)
+    await back.until("game_state")
+    await back.send(type="play", card=legal(racing.board_b())[0])
+    told = (await back.recv("played"))["seq"]  # Bob plays on, at w2
+    await back.close()
+    async with Redis.from_url(redis_server.url) as redis:
+        # Redis, restarted empty, lists the race with w1 again (w1 said it first).
+        await redis.hset("fg:races", racing.game_id, "w1")
+    again = await connect(w1)  # Bob comes back to w1, which holds the race as it stood
+    await again.hello(token=racing.b.token)
+    states = [m for m in await again.expect_close(1012) if m["type"] == "game_state"]
+    assert states == [], f"told seq {told}, then {states}"
+    last = await connect(w1)  # w1 takes the race back from the store, as it stands
+    await last.hello(token=racing.b.token)
+    state = (await last.until("game_state"))[-1]
+    assert (state["game_id"], state["seq"]) == (racing.game_id, told)
+
+
+async def test_a_held_race_goes_on_only_if_the_store_says_it_is_still_this_workers(
+    workers, player, connect, redis_server
+) -> None:
+    """A finding of ``make chaos``: a worker cut off from Redis held its races; another
+    took one over, and it ended there (unlisted in Redis). Back, the worker let go of
+    the races Redis lists with others, and went on with the rest, that one included:
+    it held it until its grace ended, and that end took its players from their next race."""
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    w1.hold_races()  # its lease went unrenewed
+    await w2.restore_races({racing.game_id})  # taken over by w2, which ends it
+    async with Redis.from_url(redis_server.url) as redis:
+        await redis.hset("fg:races", racing.game_id, "w2")
+        back = await connect(w2)
+        await back.hello(token=racing.a.token)
+        await back.until("game_state")
+        await back.send(type="resign")
+        await back.until("game_over")
+        async with asyncio.timeout(TIMEOUT):
+            while await redis.hget("fg:races", racing.game_id) is not None:
+                await asyncio.sleep(POLL)  # w2 unlists it: polling Redis, within the deadline
+        w1.go_on(racing.game_id)  # Redis lists it with nobody: w1 would go on with it
+        seen = await bob.expect_close(1012)
+        assert [m for m in seen if m["type"] == "game_state"] == [], seen
+        assert w1.lobby.race(racing.game_id) is None
+        async with asyncio.timeout(TIMEOUT):  # taken back from the store: nothing live, unlisted
+            while await redis.hget("fg:races", racing.game_id) is not None:
+                await asyncio.sleep(POLL)  # polling Redis, within the deadline
+        assert w1.lobby.race(racing.game_id) is None

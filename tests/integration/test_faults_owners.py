@@ -28,12 +28,24 @@ restarted empty, many times over):
   a racer coming back to it was told the race as it stood there (``game_state``
   at seq 53 after being told 55 by the new owner). A worker that holds a race
   Redis lists with another live worker now lets it go, and sends the racer there.
+* A racer proxied to their race's worker while it was stopped, its lease not
+  yet lapsed, was welcomed and then told nothing until a takeover closed the
+  link (``no game_state within 5 s of welcome``, 854 times in one run). A racer
+  whose race's worker has not answered within ``ANSWER_WAIT`` is now told
+  ``unavailable``, and the socket closes with 1012.
+* A racer whose race ended as Redis restarted empty lost both the ``game_over``
+  (on the bus) and their home (in Redis): the worker that owed them the end
+  did not name itself their home again, and they came back to workers that knew
+  nothing of it, every 5 s until the run ended. A worker names itself the home
+  of every player it owes an end, when Redis comes back and when a link's loss
+  makes it owe one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import TYPE_CHECKING, Any
 
 import psycopg
@@ -41,6 +53,7 @@ import pytest
 from redis.asyncio import Redis
 
 from server.app import GameServer
+from server.cluster.links import ANSWER_WAIT
 from server.config import Settings
 from server.store.backends import open_store
 
@@ -212,3 +225,47 @@ async def test_a_racer_back_where_their_race_was_held_after_it_ended_is_not_told
     seen = await back_b.until("lobby")
     live = [m for m in seen if m["type"] == "game_state" and m["over"] is None]
     assert live == [], live
+
+
+async def test_a_racer_sent_to_a_worker_that_does_not_answer_is_told_unavailable(
+    workers, player, connect, redis_server
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    async with Redis.from_url(redis_server.url) as redis:
+        # Listed with a worker whose lease holds but which answers nobody: stopped.
+        await redis.set("fg:alive:w9", "stopped", ex=60)
+        await redis.hset("fg:races", racing.game_id, "w9")
+        try:
+            back = await connect(w2)
+            await back.hello(token=racing.a.token)
+            began = time.monotonic()
+            seen = await back.expect_close(1012)
+            waited = time.monotonic() - began
+        finally:
+            await redis.delete("fg:alive:w9")
+    assert [(m["type"], m.get("code")) for m in seen] == [("error", "unavailable")]
+    assert ANSWER_WAIT - 0.5 < waited < ANSWER_WAIT + 2.0
+
+
+async def test_a_racer_owed_their_races_end_is_sent_for_it_after_redis_lost_their_home(
+    workers, player, connect, redis_server
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    await bob.close()  # Bob is away when the race ends: w1 owes him its end
+    await ann.until("opponent_away")
+    await ann.send(type="resign")
+    over = (await ann.until("game_over"))[-1]
+    async with Redis.from_url(redis_server.url) as redis:
+        await redis.delete(f"fg:home:{bob.player_id}")  # as Redis restarted empty
+        w1.peers.failover.reconnected()  # and w1 subscribed again: it says what it holds
+        async with asyncio.timeout(TIMEOUT):
+            while await redis.get(f"fg:home:{bob.player_id}") != b"w1":
+                await asyncio.sleep(POLL)  # polling Redis, within the deadline
+    back = await connect(w2)  # Bob comes back anywhere, and learns how it ended
+    await back.hello(token=racing.b.token)
+    state = (await back.until("game_state"))[-1]
+    assert state["over"] == {key: value for key, value in over.items() if key != "id"}

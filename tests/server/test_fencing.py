@@ -100,3 +100,30 @@ async def test_taking_one_race_reads_its_journal_alone(backend: AnyBackend) -> N
     assert (live[0].game_id, epoch) == ("g2", 2)
     assert [(entry.seq, entry.what) for entry in live[1]] == [(1, "AH"), (2, "2H")]
     await store.close()
+
+
+async def test_a_confirm_names_a_race_taken_since_or_ended_and_writes_nothing(
+    backend: AnyBackend,
+) -> None:
+    """What a ``game_state`` waits for: the race is still live at the asker's epoch."""
+    store = await with_players(backend)
+    await store.begin_race(start_of("g1"), 1000.0)
+    await store.begin_race(start_of("g2"), 1000.0)
+    await store.journal("g1", Entry(1, 0, "AS", 0.5), 1)
+    assert await store.confirm("g1", 1) == frozenset()
+    await store.take_races({"g1"})  # another worker takes g1: epoch 2
+    stale, other = store.confirm("g1", 1), store.confirm("g2", 1)
+    assert stale is other  # one batch: the refusal is the race's, not the batch's
+    assert await stale == {"g1"}
+    # Behind a write of the race under the current epoch, in the batch after it.
+    write = store.journal("g1", Entry(2, 1, "AH", 0.9), 2)
+    late = store.confirm("g1", 1)
+    assert await write == frozenset()
+    assert await late == {"g1"}
+    assert await store.confirm("g1", 2) == frozenset()
+    await store.record_race(make_race("g2"), 1000.0, 1030.0, 1)
+    assert await store.confirm("g2", 1) == {"g2"}  # ended: nobody runs it now
+    races = {live[0].game_id: live[1] for live, _ in await store.take_races()}
+    assert list(races) == ["g1"]
+    assert [entry.what for entry in races["g1"]] == ["AS", "AH"]
+    await store.close()
