@@ -1,15 +1,14 @@
 """The asyncio glue: connections in, the lobby core in the middle, frames out.
 
-:class:`GameServer` is the :class:`~server.transport.connection.Handler` of every
-connection (:mod:`server.transport.connection`, the only module that knows websockets):
-each message, as it arrives, passes the rate limit, is decoded with
-:mod:`protocol` and handed to the :class:`~core.lobby.Lobby`; the outputs
-go to each receiver's outgoing queue. Only a ``hello`` waits (for the store),
-and the messages behind it wait with it. No rule of the game or the lobby
-lives here: only timers, the wait for identity (:mod:`server.identities`,
-which needs the store), and what belongs to sockets (close codes, limits;
-the HTTP pages are :mod:`server.http.pages`). Every close code it uses is
-one of :class:`protocol.close_codes.CloseCode`, which says when each is sent.
+:class:`GameServer` is the :class:`~server.transport.connection.Handler` of every connection
+(:mod:`server.transport.connection`, the only module that knows websockets): each message,
+as it arrives, passes the rate limit, is decoded with :mod:`protocol` and handed to the
+:class:`~core.lobby.Lobby`; the outputs go to each receiver's outgoing queue. Only a
+``hello`` waits (for the store), and the messages behind it wait with it. No rule of the
+game or the lobby lives here: only timers, the wait for identity (:mod:`server.identities`,
+which needs the store), and what belongs to sockets (close codes, limits; the HTTP pages are
+:mod:`server.http.pages`). Every close code it uses is one of
+:class:`protocol.close_codes.CloseCode`, which says when each is sent.
 """
 
 from __future__ import annotations

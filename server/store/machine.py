@@ -22,13 +22,12 @@ even if whoever awaits it is cancelled (its future is shielded), and
 
 Batching: there is a journal call per play, and races that start together end
 together. So ``begin_race``, ``journal`` and ``record_race`` calls join one
-:class:`Batch`, handed over at the end of the loop's pass (the plays of one
-pass come in dozens under load) and joinable until the worker takes it,
-written in one transaction (starts, then entries, then finished races) and
-sharing one future: no future per play. Any other call starts a new batch
-behind it, so calls still run in call order. In a batch of 500 a journal
-entry costs 2.1 µs of SQLite's CPU, 24 µs alone; a race of 104 moves 0.12 ms,
-0.24 ms alone (``python -m bench.store``).
+:class:`Batch`, handed over at the end of the loop's pass (the plays of one pass
+come in dozens under load) and joinable until the worker takes it, written in one
+transaction (starts, then entries, then finished races) and sharing one future: no
+future per play (``on_settled`` hears of it as it is settled). Any other call
+starts a new batch behind it. In a batch of 500 a journal entry costs 2.1 µs of
+SQLite's CPU, 24 µs alone; a race of 104 moves 0.12 ms, 0.24 ms alone (``bench.store``).
 
 Written on the loop: while no call is queued or running, the connection is
 the loop's, and a backend that can (:attr:`StoreBackend.inline`: SQLite
@@ -41,11 +40,9 @@ way, goes to the worker, which waits, retries or writes it item by item.
 What it puts off (SQLite's checkpoints, which fsync) runs on the worker every
 :data:`_CHECKPOINT_EVERY` such batches.
 
-Faults (PROTOCOL.md: nothing acknowledged is lost; ``unavailable``), with the
-errors drawn in :mod:`server.store.faults`; the worker's loop over a batch's
-attempts is :func:`server.store.retry.write_each`, the state it reads and
-sets (``failing``, the patience, the test calls between attempts) the
-machine's:
+Faults (PROTOCOL.md: nothing acknowledged is lost; ``unavailable``), errors of
+:mod:`server.store.faults`; :func:`server.store.retry.write_each` loops over a
+batch's attempts, on the machine's state (``failing``, patience, test calls):
 
 - A batch failing with a transient error (:class:`StoreUnavailable`: a full
   disk, a lock, a read-only standby, a lost connection, which the next

@@ -101,3 +101,8 @@ def a_play(lobby: Lobby, player: str) -> Play:
     assert race is not None
     board = race.boards()[race.seat_of(player)]
     return Play(card=str(engine.greedy_plays(board)[0]))
+
+
+def game_over_of(outputs: list[Output]) -> GameOver:
+    (over,) = (m for m in messages(outputs) if isinstance(m, GameOver))
+    return over

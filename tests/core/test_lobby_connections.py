@@ -6,13 +6,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.events import Queued, Send, Wake
-from protocol import GameOver, GameState, JoinRoom, OpponentAway, OpponentBack, Seek, Watch
+from protocol import GameState, JoinRoom, OpponentAway, OpponentBack, Seek, Watch
 
 from .helpers import GRACE, IDLE, kinds, messages
-from .lobby_helpers import a_play, open_room, refusal, send, snapshot, start_race, watchers
+from .lobby_helpers import (
+    a_play,
+    game_over_of,
+    open_room,
+    refusal,
+    send,
+    snapshot,
+    start_race,
+    watchers,
+)
 
 if TYPE_CHECKING:
-    from core.events import Output
     from core.lobby import Lobby
 
 # -- connections ------------------------------------------------------------------------------
@@ -73,9 +81,5 @@ def test_a_race_that_ended_while_away_is_shown_on_connecting(lobby: Lobby) -> No
     (state,) = messages(lobby.connect("ann", "Ann", 40.0))
     assert isinstance(state, GameState)
     assert (state.seat, state.over) == (0, over)
-    assert lobby.connect("ann", "Ann", 41.0) == []  # shown once
-
-
-def game_over_of(outputs: list[Output]) -> GameOver:
-    (over,) = (m for m in messages(outputs) if isinstance(m, GameOver))
-    return over
+    lobby.disconnect("ann", 41.0)
+    assert lobby.connect("ann", "Ann", 42.0) == []  # shown once

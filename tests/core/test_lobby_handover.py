@@ -13,7 +13,7 @@ from core.restore import restore
 from protocol import GameState, Resign, Rules, Seek
 
 from .helpers import GRACE, IDLE, messages
-from .test_lobby import MIRROR, game_over_of, new_lobby, send, start_race
+from .lobby_helpers import MIRROR, game_over_of, new_lobby, send, start_race
 
 
 def test_a_race_that_ended_is_shown_again_on_a_replacing_connection() -> None:
