@@ -91,6 +91,7 @@ class Identities:
         """Make the bots, and the ghost of the daily deal, players of the store the first
         time (core/bots.py, core/ghost.py)."""
         bots = [(bot_id(level), name) for level, name in BOT_NAMES.items()]
+        refused: dict[str, tuple[str, StoreError]] = {}
         for player_id, name in [*bots, (GHOST_ID, GHOST_NAME)]:
             if self.registry.knows(player_id):
                 continue
@@ -100,9 +101,17 @@ class Identities:
             try:
                 await self._store.add_player(identity)
             except StoreError as exc:  # another worker made it first, or the name is a human's
-                log.warning("bot %s not added: %s", name, exc)
+                refused[player_id] = (name, exc)
                 continue
             self.registry.learn(identity)
+        if refused:  # workers started together each try to make the bots: one does
+            stored = {known.player_id: known for known in await self._store.players()}
+            for player_id, (name, why) in refused.items():
+                made = stored.get(player_id)
+                if made is not None and made.name == name:
+                    self.registry.learn(made)
+                else:
+                    log.warning("bot %s not added: %s", name, why)
 
     def know(self, identities: list[Identity]) -> None:
         """Start from the players the store holds."""
