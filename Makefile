@@ -177,7 +177,7 @@ bench-cluster: $(BENCH_STAMP)  ## the multi-worker benchmark: Redis, PostgreSQL,
 # Three workers under faults (a worker stopped, killed, cut off from Redis; Redis
 # restarted; PostgreSQL stopped) while 50 races run; it starts its own PostgreSQL
 # and Redis (`make services`). bench/README.md, "Faults", says how to read it.
-chaos: $(BENCH_STAMP)  ## several workers under 50 faults while 50 races run; writes bench/results/chaos.md (about 11 minutes)
+chaos: $(BENCH_STAMP)  ## several workers under 50 faults while 50 races run; writes bench/results/chaos.md (about 15 minutes)
 	$(BIN)/python -m bench.chaos
 
 bot-pace: $(STAMP)  ## the bots' pace per level, and docs/bot-pace-level3.svg (about 10 s)
