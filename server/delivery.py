@@ -69,7 +69,7 @@ class Delivery:
         ``arenas`` keeps an arena's change (server/arena_keeper.py)."""
         self._conns, self._store, self._peers, self._arenas = conns, store, peers, arenas
         self._metrics, self._timers, self._refused = metrics, timers, refused
-        store.on_settled = self._written  # the gates open as the batch is written, not after
+        store.on_settled = self._settled  # the gates open as the batch is written, not after
         self.writes: set[asyncio.Future[Any]] = set()
         """Store writes not yet done (shutdown waits for them)."""
         self._gates: dict[asyncio.Future[Any], dict[str | None, asyncio.Future[None]]] = {}
@@ -216,6 +216,14 @@ class Delivery:
         epoch = self.epochs.pop(record.game_id, 1)
         written = self._store.record_race(record, started, ended, epoch)
         return self.persist(written, record.game_id)
+
+    def _settled(self, future: asyncio.Future[Any]) -> None:
+        """:meth:`_written`, called by the store's worker: a bug here must not stop it
+        (every later write would wait for ever): it is logged, as a callback's would be."""
+        try:
+            self._written(future)
+        except Exception:
+            log.exception("opening the gates of a store write failed")
 
     def _written(self, future: asyncio.Future[Any]) -> None:
         """A write is done: the races it refused leave this worker with their frames,

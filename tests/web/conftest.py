@@ -166,6 +166,9 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
         page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
         if url is not None:
             page.goto(url)
+            # The page reads its catalogue before it draws; words a test asks of its
+            # modules need it read too (a busy machine answers the test first).
+            page.evaluate('async () => (await import("/js/i18n.js")).startLanguage()')
         return page
 
     yield make

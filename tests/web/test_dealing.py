@@ -128,8 +128,6 @@ def test_refusals_in_the_engines_words(web, new_page) -> None:
         }
         words = page.evaluate(
             """async (wire) => {
-              // English read first: the page may still be reading its catalogue.
-              await (await import("/js/i18n.js")).useLanguage("en");
               const { Board } = await import("/js/board.js");
               const { DECK } = await import("/js/cards.js");
               const board = Board.fromWire(wire);
