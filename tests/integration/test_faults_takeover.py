@@ -136,11 +136,14 @@ async def test_a_takeover_claims_and_names_homes_in_one_round_trip_each(
     games = [(await seek_pair(await player(w1), await player(w1), WINNABLE)).game_id for _ in "ab"]
     said: list[str] = []
     async with Redis.from_url(redis_server.url) as redis, redis.monitor() as monitor:
+        homes_named = asyncio.Event()
 
         async def listen() -> None:
             async for command in monitor.listen():
                 if command["client_type"] == "tcp":  # not those a script makes
                     said.append(command["command"])
+                    if "fg:home:" in command["command"]:
+                        homes_named.set()
 
         listening = asyncio.create_task(listen())
         await w1.peers.failover.stop()  # w1 beats no more: dead, to the others
@@ -148,6 +151,9 @@ async def test_a_takeover_claims_and_names_homes_in_one_round_trip_each(
         async with asyncio.timeout(LEASE + BEAT + TIMEOUT):
             while [w2.lobby.race(game_id) for game_id in games].count(None):
                 await asyncio.sleep(POLL)  # polling w2's lobby, within the deadline
+            # MONITOR tells of a command after it ran: the homes may be named, and told
+            # of, after the races are there.
+            await homes_named.wait()
         listening.cancel()
         await asyncio.gather(listening, return_exceptions=True)
     # A set: a script's first call is made again once Redis has loaded it (NOSCRIPT).
