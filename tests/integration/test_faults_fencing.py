@@ -39,6 +39,7 @@ from redis.asyncio import Redis
 from server.store import open_store
 
 from .conftest import TIMEOUT, WINNABLE, legal, play_out, seek_pair
+from .test_faults_owners import taken_over_unawares
 from .test_faults_takeover import POLL, lock_waited_on, workers
 
 __all__ = ["workers"]  # the fixture, for the test below
@@ -107,16 +108,7 @@ async def test_a_game_state_never_shows_a_play_the_store_may_refuse(
 async def test_a_game_state_goes_out_only_while_the_race_is_still_this_workers(
     workers, player, connect, redis_server
 ) -> None:
-    w1, w2 = await workers("w1"), await workers("w2")
-    ann, bob = await player(w1), await player(w1)
-    racing = await seek_pair(ann, bob, WINNABLE)
-    # w2 takes w1's race over, as if w1 had stopped past its lease: w1 is not told.
-    await w2.peers.failover.take_over("w1")
-    back = await connect(w2)
-    await back.hello(token=racing.b.token)
-    await back.until("game_state")
-    await back.send(type="play", card=legal(racing.board_b())[0])
-    told = (await back.recv("played"))["seq"]  # Bob plays on, at w2
+    w1, _, racing, back, told = await taken_over_unawares(workers, player, connect)
     await back.close()
     async with Redis.from_url(redis_server.url) as redis:
         # Redis, restarted empty, lists the race with w1 again (w1 said it first).

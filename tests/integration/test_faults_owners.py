@@ -185,24 +185,30 @@ async def test_a_racer_away_when_their_moved_race_ends_learns_its_result_coming_
     assert state["over"] == {key: value for key, value in over.items() if key != "id"}
 
 
-async def test_a_racer_back_where_their_race_was_taken_from_gets_it_as_its_owner_has_it(
-    workers, player, connect
-) -> None:
+async def taken_over_unawares(workers, player, connect) -> tuple[Any, Any, Any, Any, int]:
+    """A race of Ann and Bob on w1 that w2 has taken over, as if w1 had stopped past its
+    lease: w1 is not told, and would learn it only from the store, at its next write.
+    Bob has come back to w2 and played on: w1, w2, the race, Bob's socket, his seq."""
     w1, w2 = await workers("w1"), await workers("w2")
     ann, bob = await player(w1), await player(w1)
     racing = await seek_pair(ann, bob, WINNABLE)
-    # w2 takes w1's race over, as if w1 had stopped past its lease: w1 is not told,
-    # and would learn it only from the store, at its next write.
     await w2.peers.failover.take_over("w1")
-    back_b = await connect(w2)
-    await back_b.hello(token=racing.b.token)
-    await back_b.until("game_state")
-    await back_b.send(type="play", card=legal(racing.board_b())[0])
-    ack = await back_b.recv("played")  # Bob plays on, where the race is now
+    back = await connect(w2)
+    await back.hello(token=racing.b.token)
+    await back.until("game_state")
+    await back.send(type="play", card=legal(racing.board_b())[0])
+    told = (await back.recv("played"))["seq"]  # Bob plays on, where the race is now
+    return w1, w2, racing, back, told
+
+
+async def test_a_racer_back_where_their_race_was_taken_from_gets_it_as_its_owner_has_it(
+    workers, player, connect
+) -> None:
+    w1, _, racing, _, told = await taken_over_unawares(workers, player, connect)
     back_a = await connect(w1)  # Ann comes back to w1, which held the race
     await back_a.hello(token=racing.a.token)
     state = (await back_a.until("game_state"))[-1]
-    assert (state["game_id"], state["seq"]) == (racing.game_id, ack["seq"])
+    assert (state["game_id"], state["seq"]) == (racing.game_id, told)
 
 
 async def test_a_racer_back_where_their_race_was_held_after_it_ended_is_not_told_it_live(
