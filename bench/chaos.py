@@ -22,7 +22,8 @@ The report (a table, also written to ``bench/results/chaos.md`` by a full
 run) gives the races, what the checker found, the recovery after each kill
 (:func:`bench.chaos_faults.recovery`), and the faults done; the last line
 is one JSON object. ``--quick``: 20 races, one fault of each kind, nothing
-written.
+written. ``--kinds kill,stop`` does only those faults, to study them; such a
+run writes no file either.
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ class Plan:
     stop_s: tuple[float, float] = (6.0, 8.0)
     cut_s: tuple[float, float] = (4.0, 8.0)
     postgres_s: float = 10.0
+    kinds: tuple[str, ...] = KINDS
+    """The kinds of fault to do (``--kinds``): every kind unless narrowed to study one."""
     gap_s: tuple[float, float] = (2.0, 5.0)
     """Seconds between the end of one fault and the start of the next."""
     pace: Pace = HUMAN
@@ -82,7 +85,7 @@ class Plan:
 
 def schedule(plan: Plan, rng: random.Random) -> list[str]:
     """Every fault of the run, ``plan.each`` of each kind, in a random order."""
-    kinds = [kind for kind in KINDS for _ in range(plan.each)]
+    kinds = [kind for kind in plan.kinds for _ in range(plan.each)]
     rng.shuffle(kinds)
     return kinds
 
@@ -172,10 +175,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--dump", type=Path, default=None, help="write every racer's frames here (JSON lines)"
     )
+    parser.add_argument(
+        "--kinds",
+        default=",".join(KINDS),
+        help=f"the faults to do, by name, comma-separated (default: all, {','.join(KINDS)})",
+    )
     args = parser.parse_args(argv)
+    kinds = tuple(kind for kind in args.kinds.split(",") if kind)
+    if not kinds or not set(kinds) <= set(KINDS):
+        parser.error(f"--kinds: choose among {', '.join(KINDS)}")
     seed = secrets.randbelow(2**31) if args.seed is None else args.seed
     races, each = (20, 1) if args.quick else (args.races, args.each)
-    plan = Plan(races=races, each=each, seed=seed)
+    plan = Plan(races=races, each=each, seed=seed, kinds=kinds)
     bindir, binary = services.postgres_bindir(), redis_binary()
     if bindir is None or binary is None:
         parser.error("PostgreSQL and Redis must be installed: make services")
@@ -197,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         chaos_report.dump(found["racers"], found["faults"], args.dump)
     tables = chaos_report.tables(found)
     print(tables)
-    if not args.quick:
+    if not args.quick and kinds == KINDS:
         RESULTS.mkdir(exist_ok=True)
         (RESULTS / "chaos.md").write_text(chaos_report.markdown(tables))
         print(f"wrote {RESULTS / 'chaos.md'}", file=sys.stderr)

@@ -91,14 +91,17 @@ class Outbox:
     socket: :meth:`write_bytes`, :meth:`write_end` and what to do on overflow.
     """
 
-    __slots__ = ("_blocked", "_limit", "_paused", "_queue", "_scheduled", "_writer", "closing")
+    __slots__ = (
+        "_blocked", "_ended", "_limit", "_paused", "_queue", "_scheduled", "_writer", "closing",
+    )  # fmt: skip
 
     def __init__(self, limit: int, writer: Writer) -> None:
         self._limit, self._writer = limit, writer
         # A list, not a deque: an empty deque takes 760 bytes, and most
         # connections, idle ones included, have nothing queued.
         self._queue: list[bytes | Wire | Held] = []
-        self._scheduled = self._paused = self._blocked = False
+        # _ended: the stream was ended (write_end); nothing can follow it.
+        self._scheduled = self._paused = self._blocked = self._ended = False
         self.closing = False
         """Nothing more is queued: a close frame is, or the connection is gone."""
 
@@ -127,6 +130,8 @@ class Outbox:
             self.enqueue(frame if barrier is None else Held(frame, barrier))
 
     def enqueue(self, item: bytes | Wire | Held) -> None:
+        if self._ended:  # the protocol's late words (the peer's close answered) go nowhere
+            return
         queue = self._queue
         if len(queue) >= self._limit:
             self.overflowed()
@@ -187,7 +192,8 @@ class Outbox:
         if chunks:
             self.write_bytes(b"".join(chunks))
         if end:
-            self.closing = True
+            self.closing = self._ended = True
+            queue.clear()
             self.write_end()
 
     def _unblock(self, _: object) -> None:
