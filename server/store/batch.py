@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
+from core.bots import is_bot
 from core.race_log import Entry, FinishedRace, RaceStart
 
 from .rows import race_ids
 
 if TYPE_CHECKING:
     import asyncio
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Iterable, Iterator, Mapping
 
 __all__ = ["Batch", "RecordToWrite", "Writes", "fail", "resolve"]
 
@@ -40,12 +41,49 @@ class Writes:
     entries: list[tuple[str, Entry]] = field(default_factory=list)
     races: list[RecordToWrite] = field(default_factory=list)
     epochs: dict[str, int] = field(default_factory=dict)
+    ending: frozenset[str] = frozenset()
+    """Races the batch these writes came from ends (:meth:`one_by_one`): their people are
+    free to start another, as are those of the races recorded here."""
+
+    def people(self) -> list[str]:
+        """Who sits in the races started here, bots aside (a bot may race many at once)."""
+        return [player for start, _ in self.starts for player in _people(start)]
+
+    def double_starts(self, racing: Iterable[tuple[str, str]]) -> frozenset[str]:
+        """The races started here that a person would race beside another live race.
+
+        ``racing``: ``(race, person)`` for each person of :meth:`people` in a live
+        race, as the store reads it in the transaction that would start these. A
+        person races one race at a time: a worker paused or cut off may still pair
+        someone who meanwhile started racing elsewhere, and the store, which every
+        worker writes, is where that is known for sure. Races ended in this batch
+        do not count: their people may be paired again at once.
+        """
+        ended = self.ending | {race[0].game_id for race in self.races}
+        elsewhere: dict[str, set[str]] = {}
+        for game_id, player in racing:
+            if game_id not in ended:
+                elsewhere.setdefault(player, set()).add(game_id)
+        return frozenset(
+            start.game_id
+            for start, _ in self.starts
+            for player in _people(start)
+            if elsewhere.get(player, set()) - {start.game_id}
+        )
+
+    def without_starts(self, refused: frozenset[str]) -> Writes:
+        """These writes but the starts of ``refused`` (their entries go with the epochs)."""
+        if not refused:
+            return self
+        starts = [(start, wall) for start, wall in self.starts if start.game_id not in refused]
+        return Writes(starts, self.entries, self.races, self.epochs, self.ending)
 
     def one_by_one(self) -> Iterator[Writes]:
         """Each item on its own, in the order they are written."""
         epochs = self.epochs
+        ending = self.ending | {race[0].game_id for race in self.races}
         for start in self.starts:
-            yield Writes(starts=[start])
+            yield Writes(starts=[start], ending=ending)
         for game_id, entry in self.entries:
             yield Writes(entries=[(game_id, entry)], epochs={game_id: epochs[game_id]})
         for race in self.races:
@@ -75,6 +113,7 @@ class Writes:
             entries=[(g, entry) for g, entry in self.entries if g not in refused],
             races=[race for race in self.races if race[0].game_id not in refused],
             epochs={g: epoch for g, epoch in epochs.items() if g not in refused},
+            ending=self.ending,
         )
         return kept, refused
 
@@ -99,6 +138,13 @@ class Writes:
         if not parts and self.epochs:  # checks alone (Batch.add_check)
             parts.append(f"the epoch of {race_ids(self.epochs)}")
         return "; ".join(parts) or "nothing"
+
+
+def _people(start: RaceStart) -> Iterator[str]:
+    """The people of ``start``: not a declared bot's seat, nor the server's bot or ghost."""
+    for player, bot in zip(start.player_ids, start.bots, strict=True):
+        if not (bot or is_bot(player)):
+            yield player
 
 
 class Batch:

@@ -184,15 +184,24 @@ class PgDatabase:
 
     async def write(self, writes: Writes) -> frozenset[str]:
         async with self._connected() as conn, conn.transaction(), conn.cursor() as cursor:
+            refused: frozenset[str] = frozenset()
+            if people := writes.people():
+                # The people's rows locked first: two workers starting a race for one
+                # person at once take turns, and the second sees the first's start.
+                await cursor.execute(_LOCK_PEOPLE, (sorted(set(people)),))
+                among = for_postgres(rows.in_list(rows.PEOPLE_RACING, len(people)))
+                racing = await cursor.execute(among, people + people)
+                refused = writes.double_starts(await racing.fetchall())
+                writes = writes.without_starts(refused)
             if writes.starts:
                 await cursor.executemany(
                     _INSERT_START, [rows.start_row(start, wall) for start, wall in writes.starts]
                 )
-            refused: frozenset[str] = frozenset()
             if checked := writes.checked():
                 # FOR SHARE: a worker taking one of these races waits for this commit.
                 current = await cursor.execute(_EPOCHS, (checked,))
-                writes, refused = writes.kept(dict(await current.fetchall()))
+                writes, fenced = writes.kept(dict(await current.fetchall()))
+                refused |= fenced
             if writes.entries:  # a row per entry: the round trip, not the row, is what costs
                 await cursor.executemany(
                     _INSERT_ENTRY, [(game_id, *entry) for game_id, entry in writes.entries]
@@ -305,6 +314,7 @@ async def _live_races(
 
 
 _EPOCHS = b"SELECT id, epoch FROM live_races WHERE id = ANY(%s) FOR SHARE"
+_LOCK_PEOPLE = b"SELECT 1 FROM players WHERE id = ANY(%s) ORDER BY id FOR UPDATE"
 _LIVE_RACES_AMONG = for_postgres(rows.LIVE_RACES_WHERE.format(" WHERE l.id = ANY(?)"))
 _JOURNALS = b"SELECT race_id, seq, seat, what, at FROM journal ORDER BY race_id, seq"
 _JOURNALS_AMONG = (

@@ -93,5 +93,8 @@ async def _write_until_done(
         if attempts.failures:
             log.warning("store: wrote %s after %d failed attempts", writes, attempts.failures)
         if refused:
-            log.warning("store: fenced, written by another worker now: %s", ", ".join(refused))
+            log.warning(
+                "store: refused, another worker's now or a person's second race: %s",
+                ", ".join(refused),
+            )
         return refused

@@ -70,6 +70,12 @@ TOUCH = "UPDATE players SET last_seen = ? WHERE id = ?"
 
 SUSPEND = "UPDATE live_races SET elapsed = ? WHERE id = ?"
 END_LIVE_RACE = "DELETE FROM live_races WHERE id = ?"
+PEOPLE_RACING = (
+    "SELECT id, player0 FROM live_races WHERE bot0 = 0 AND player0 IN ({0})"
+    " UNION ALL SELECT id, player1 FROM live_races WHERE bot1 = 0 AND player1 IN ({0})"
+)
+"""``(race, person)`` for each person named (``{0}``, twice: :func:`in_list`, the
+people's ids twice over) who sits in a live race (:meth:`Writes.double_starts`)."""
 EPOCHS = "SELECT id, epoch FROM live_races WHERE id IN ({})"
 """The current epoch of each live race named (``{}``: a ``?`` each): :func:`in_list`."""
 TAKE_ALL = "UPDATE live_races SET epoch = epoch + 1 RETURNING id, epoch"

@@ -230,20 +230,26 @@ class Database:
         """Write everything in one transaction, or nothing; a known start or race is skipped.
 
         Entries and records go in only under their race's current epoch, read
-        in the same transaction (which holds the write lock): the races
-        refused are returned.
+        in the same transaction (which holds the write lock), and a race starts
+        only if none of its people races another live race: the races refused
+        are returned.
         """
         with self._transaction() as conn:
+            refused: frozenset[str] = frozenset()
+            if people := writes.people():
+                sql = rows.in_list(rows.PEOPLE_RACING, len(people))
+                refused = writes.double_starts(conn.execute(sql, people + people).fetchall())
+                writes = writes.without_starts(refused)
             if writes.starts:
                 # A race's entries will have ids past the last one ever given.
                 (first,) = conn.execute(_NEXT_ENTRY).fetchone()
                 conn.executemany(
                     _INSERT_START, [(*rows.start_row(s, wall), first) for s, wall in writes.starts]
                 )
-            refused: frozenset[str] = frozenset()
             if checked := writes.checked():
                 current = conn.execute(rows.in_list(rows.EPOCHS, len(checked)), checked)
-                writes, refused = writes.kept(dict(current.fetchall()))
+                writes, fenced = writes.kept(dict(current.fetchall()))
+                refused |= fenced
             if writes.entries:  # one row for the batch (server/store/journal_lines.py)
                 conn.execute(
                     "INSERT INTO journal (entries) VALUES (?)", (entries_text(writes.entries),)

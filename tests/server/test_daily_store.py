@@ -21,7 +21,7 @@ from core.race_log import FinishedRace, MoveRecord, RaceStart
 from server.store import daily_rows as daily
 
 from ..store_backends import recorded
-from .test_store import ANN, BOB, with_players
+from .test_store import ANN, BOB, CAT, DAN, with_players
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -170,7 +170,11 @@ async def test_a_live_daily_race_keeps_its_kind_and_ghost(store: Store) -> None:
         kind=kind,
     )
     await store.begin_race(start, 1000.0)
-    plain = dataclasses.replace(start, game_id="g-plain", kind=RaceKind())
+    await store.add_player(CAT)
+    await store.add_player(DAN)
+    # Cat and Dan: a person races one race at a time.
+    people = (CAT.player_id, DAN.player_id)
+    plain = dataclasses.replace(start, game_id="g-plain", kind=RaceKind(), player_ids=people)
     await store.begin_race(plain, 1001.0)
     kinds = {live.game_id: live.kind for live, _, _ in await store.live_races()}
     assert kinds == {"g-live": kind, "g-plain": RaceKind()}

@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 async def test_a_race_begins_at_epoch_one_and_each_take_draws_the_next(
     backend: AnyBackend,
 ) -> None:
-    store = await with_players(backend)
+    store = await with_players(backend, pairs=3)
     await store.begin_race(start_of("g1"), 1000.0)
-    await store.begin_race(start_of("g2"), 1001.0)
+    await store.begin_race(start_of("g2", 1), 1001.0)
     assert [(live[0].game_id, epoch) for live, epoch in await store.take_races()] == [
         ("g1", 2),
         ("g2", 2),
@@ -37,9 +37,9 @@ async def test_a_race_begins_at_epoch_one_and_each_take_draws_the_next(
 
 
 async def test_entries_under_an_old_epoch_are_refused_and_named(backend: AnyBackend) -> None:
-    store = await with_players(backend)
+    store = await with_players(backend, pairs=3)
     await store.begin_race(start_of("g1"), 1000.0)
-    await store.begin_race(start_of("g2"), 1000.0)
+    await store.begin_race(start_of("g2", 1), 1000.0)
     assert await store.journal("g1", Entry(1, 0, "AS", 0.5), 1) == frozenset()
     await store.take_races({"g1"})  # another worker takes g1: epoch 2
     # The paused owner goes on under epoch 1, beside a race it still owns.
@@ -89,9 +89,9 @@ async def test_a_take_waits_for_a_write_under_way_and_then_fences_it(
 async def test_taking_one_race_reads_its_journal_alone(backend: AnyBackend) -> None:
     # A hello adopting its one race takes it alone: only that race and its journal are
     # read (PostgreSQL reads no other journal), the others' entries left where they are.
-    store = await with_players(backend)
-    for game_id in ("g1", "g2", "g3"):
-        await store.begin_race(start_of(game_id), 1000.0)
+    store = await with_players(backend, pairs=3)
+    for pair, game_id in enumerate(("g1", "g2", "g3")):
+        await store.begin_race(start_of(game_id, pair), 1000.0)
     await store.journal("g1", Entry(1, 0, "AS", 0.5), 1)
     await store.journal("g2", Entry(1, 1, "AH", 0.6), 1)
     await store.journal("g2", Entry(2, 0, "2H", 0.8), 1)
@@ -106,9 +106,9 @@ async def test_a_confirm_names_a_race_taken_since_or_ended_and_writes_nothing(
     backend: AnyBackend,
 ) -> None:
     """What a ``game_state`` waits for: the race is still live at the asker's epoch."""
-    store = await with_players(backend)
+    store = await with_players(backend, pairs=3)
     await store.begin_race(start_of("g1"), 1000.0)
-    await store.begin_race(start_of("g2"), 1000.0)
+    await store.begin_race(start_of("g2", 1), 1000.0)
     await store.journal("g1", Entry(1, 0, "AS", 0.5), 1)
     assert await store.confirm("g1", 1) == frozenset()
     await store.take_races({"g1"})  # another worker takes g1: epoch 2

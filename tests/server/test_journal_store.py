@@ -23,7 +23,7 @@ from core.restore import restore
 from server.store import SqliteStore
 from server.store.journal_lines import UNREADABLE
 
-from .test_store import ANN, BOB, ROOT, make_race, raw, with_players
+from .test_store import ANN, BOB, PAIRS, ROOT, make_race, raw, with_players
 
 if TYPE_CHECKING:
     import sqlite3
@@ -34,14 +34,16 @@ if TYPE_CHECKING:
 SEEDS = (2**255 + 1, 7, 2**200, 0)  # 32-byte seeds, far wider than SQLite's INTEGER
 
 
-def start_of(game_id: str) -> RaceStart:
+def start_of(game_id: str, pair: int = 0) -> RaceStart:
+    """Race ``game_id``'s start, by the ``pair``-th pair of :data:`PAIRS` (Ann and Bob)."""
+    first, second = PAIRS[pair]
     return RaceStart(
         game_id,
         '{"deal":"mirror"}',
         "mt19937",
         SEEDS,
-        (ANN.player_id, BOB.player_id),
-        ("Ann", "Bob"),
+        (first.player_id, second.player_id),
+        (first.name, second.name),
     )
 
 
@@ -80,7 +82,7 @@ async def test_journal_round_trip(backend: AnyBackend) -> None:
 async def test_writes_made_together_share_one_future_and_keep_their_order(
     backend: AnyBackend,
 ) -> None:
-    store = await with_players(backend)
+    store = await with_players(backend, pairs=3)
     await store.begin_race(start_of("g1"), 1000.0)
     # Made in one loop pass: the worker takes none of them before the last.
     # In the batch, starts go first (an entry needs its race) and finished
@@ -89,13 +91,13 @@ async def test_writes_made_together_share_one_future_and_keep_their_order(
         store.journal("g2", Entry(1, 0, "AS", 0.5)),
         store.record_race(make_race("g1"), 1000.0, 1030.0),
         store.journal("g1", Entry(9, 1, "KS", 9.0)),
-        store.begin_race(start_of("g2"), 1001.0),
+        store.begin_race(start_of("g2", 1), 1001.0),
         store.journal("g2", Entry(2, 1, "2S", 0.75)),
     ]
     assert len({id(future) for future in made}) == 1
     await made[0]
     assert await store.live_races() == [
-        (start_of("g2"), [Entry(1, 0, "AS", 0.5), Entry(2, 1, "2S", 0.75)], 0.75)
+        (start_of("g2", 1), [Entry(1, 0, "AS", 0.5), Entry(2, 1, "2S", 0.75)], 0.75)
     ]
     assert await store.race_count() == 1
     # Any other call ends the batch: what comes after it is written after it.
@@ -111,9 +113,9 @@ async def test_writes_made_together_share_one_future_and_keep_their_order(
 
 async def test_record_race_drops_the_journal_once_no_older_race_is_live(tmp_path: Path) -> None:
     path = tmp_path / "fg.sqlite3"
-    store = await with_players(path)
+    store = await with_players(path, pairs=3)
     await store.begin_race(start_of("g1"), 1000.0)
-    await store.begin_race(start_of("g2"), 1000.0)
+    await store.begin_race(start_of("g2", 1), 1000.0)
     for entry in entries(1, 20):
         store.journal("g1", entry)
         store.journal("g2", entry)
@@ -135,13 +137,13 @@ async def test_a_race_begun_after_the_log_was_emptied_keeps_its_entries(
     # Ids only grow (AUTOINCREMENT): were they reused once the log is empty, a
     # new race's entries would fall below its first_entry and be cut as a
     # finished race's.
-    store = await with_players(backend)
+    store = await with_players(backend, pairs=3)
     await store.begin_race(start_of("g1"), 1000.0)
     for entry in entries(1, 5):
         store.journal("g1", entry)
     await store.record_race(make_race("g1"), 1000.0, 1030.0)
-    await store.begin_race(start_of("g2"), 1000.0)
-    await store.begin_race(start_of("g3"), 1000.0)
+    await store.begin_race(start_of("g2", 1), 1000.0)
+    await store.begin_race(start_of("g3", 2), 1000.0)
     store.journal("g2", Entry(1, 0, "AS", 0.5))
     await store.record_race(make_race("g3"), 1000.0, 1030.0)
     (live,) = await store.live_races()
@@ -165,10 +167,10 @@ async def test_an_aborted_race_is_kept_and_counts_for_nobody(backend: AnyBackend
 
 
 async def test_live_races_oldest_first_with_their_elapsed(backend: AnyBackend) -> None:
-    store = await with_players(backend)
+    store = await with_players(backend, pairs=3)
     await store.begin_race(start_of("g-late"), 3000.0)
-    await store.begin_race(start_of("g-early"), 1000.0)
-    await store.begin_race(start_of("g-none"), 2000.0)
+    await store.begin_race(start_of("g-early", 1), 1000.0)
+    await store.begin_race(start_of("g-none", 2), 2000.0)
     # Entries made out of order across races, each race's in its own order.
     for late, early in zip(entries(1, 4), entries(1, 6), strict=False):
         store.journal("g-late", late)
@@ -195,9 +197,9 @@ async def test_unreadable_live_races_come_back_to_be_aborted(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     path = tmp_path / "fg.sqlite3"
-    store = await with_players(path)
+    store = await with_players(path, pairs=3)
     await store.begin_race(start_of("g-seeds"), 1000.0)
-    await store.begin_race(start_of("g-rules"), 1001.0)
+    await store.begin_race(start_of("g-rules", 1), 1001.0)
     await store.journal("g-rules", Entry(1, 0, "AS", 0.5))
     await store.close()
     with raw(path) as conn:  # what a bad disk or a hand with sqlite3 might leave

@@ -201,9 +201,9 @@ async def test_a_database_that_refuses_connections_for_a_while_loses_nothing(
 
 
 async def test_record_race_drops_its_journal_and_no_other(pg: PostgresBackend) -> None:
-    store = await with_players(pg)
+    store = await with_players(pg, pairs=3)
     await store.begin_race(start_of("g1"), 1000.0)
-    await store.begin_race(start_of("g2"), 1000.0)
+    await store.begin_race(start_of("g2", 1), 1000.0)
     for entry in entries(1, 20):
         store.journal("g1", entry)
         store.journal("g2", entry)
@@ -214,9 +214,9 @@ async def test_record_race_drops_its_journal_and_no_other(pg: PostgresBackend) -
 
 
 async def test_unreadable_live_races_come_back_to_be_aborted(pg: PostgresBackend, caplog) -> None:
-    store = await with_players(pg)
+    store = await with_players(pg, pairs=3)
     await store.begin_race(start_of("g-seeds"), 1000.0)
-    await store.begin_race(start_of("g-time"), 1001.0)
+    await store.begin_race(start_of("g-time", 1), 1001.0)
     await store.journal("g-time", Entry(1, 0, "AS", 0.5))
     await store.close()
     # What a typed column still lets a hand with psql leave: text that is not

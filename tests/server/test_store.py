@@ -33,6 +33,12 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parents[2]
 ANN = Identity("p-ann", "Ann", "hash-ann", 1000.0)
 BOB = Identity("p-bob", "Bob", "hash-bob", 1001.0)
+CAT = Identity("p-cat", "Cat", "hash-cat", 1002.0)
+DAN = Identity("p-dan", "Dan", "hash-dan", 1003.0)
+EVE = Identity("p-eve", "Eve", "hash-eve", 1004.0)
+FAY = Identity("p-fay", "Fay", "hash-fay", 1005.0)
+PAIRS = ((ANN, BOB), (CAT, DAN), (EVE, FAY))
+"""A person races one race at a time: live races at once each have a pair of their own."""
 
 
 def make_race(game_id: str, winner: int | None = 0, moves: int = 3) -> FinishedRace:
@@ -72,12 +78,14 @@ def raw(path: Path) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
-async def with_players(where: Path | AnyBackend, **options: Any) -> Any:
-    """An open store on the SQLite file at ``where``, or on a backend, that knows Ann and Bob."""
+async def with_players(where: Path | AnyBackend, *, pairs: int = 1, **options: Any) -> Any:
+    """An open store on the SQLite file at ``where``, or on a backend, that knows the
+    first ``pairs`` of :data:`PAIRS` (Ann and Bob first)."""
     store = SqliteStore(where, **options) if isinstance(where, Path) else where.store(**options)
     await store.open()
-    await store.add_player(ANN)
-    await store.add_player(BOB)
+    for pair in PAIRS[:pairs]:
+        for person in pair:
+            await store.add_player(person)
     return store
 
 
@@ -283,7 +291,11 @@ async def test_a_write_that_fails_on_a_bug_still_answers(
     await asyncio.wait_for(recorded(store, broken, 2000.0, 2030.0), 5)
     (lost,) = (r for r in caplog.records if "lost the record of race g1" in r.message)
     assert lost.exc_info is not None and lost.exc_info[0] is TypeError
-    await recorded(store, make_race("g2"), 2000.0, 2030.0)
+    # Others race on (g1 stays live in the store: Ann and Bob would not start another).
+    await store.add_player(CAT)
+    await store.add_player(DAN)
+    other = dataclasses.replace(make_race("g2"), player_ids=(CAT.player_id, DAN.player_id))
+    await recorded(store, other, 2000.0, 2030.0)
     assert await store.race_count() == 1
 
 

@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 async def test_a_full_disk_that_recovers_loses_nothing(
     backend: AnyBackend, caplog: pytest.LogCaptureFixture
 ) -> None:
-    store = await with_players(backend)
+    store = await with_players(backend, pairs=3)
     await store.begin_race(start_of("g1"), 1000.0)
-    await store.begin_race(start_of("g2"), 1000.0)
+    await store.begin_race(start_of("g2", 1), 1000.0)
     await store.journal("g1", Entry(1, 0, "AS", 0.125))
     await backend.fill(store)
     assert not store.failing
@@ -47,7 +47,7 @@ async def test_a_full_disk_that_recovers_loses_nothing(
     assert "cannot write 2000 journal entries of race g1" in caplog.text
     # Meanwhile more comes, queued behind in call order.
     second = store.record_race(make_race("g2"), 1000.0, 1030.0)
-    store.begin_race(start_of("g3"), 1001.0)
+    store.begin_race(start_of("g3", 2), 1001.0)
     store.journal("g3", Entry(1, 1, "AS", 0.5))
     await store.execute_for_tests("SELECT 1")
     assert store.failing and not first.done() and not second.done()
