@@ -29,6 +29,7 @@ class Conn(Connection):
 
     __slots__ = (
         "conn_id",
+        "from_home",
         "hello_timer",
         "let_go",
         "limiter",
@@ -53,6 +54,8 @@ class Conn(Connection):
         """The worker that is this player's home, when not this one (server/cluster/cluster.py)."""
         self.conn_id = ""
         """Its name on the bus, once it has been proxied."""
+        self.from_home = 0
+        """The writes its home sent it, proxied (server/cluster/links.py)."""
 
     def send(self, message: ServerMessage) -> None:
         self.push(encode_bytes(message))

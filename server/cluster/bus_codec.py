@@ -50,7 +50,15 @@ _TAG = {kind: tag for tag, kind in enumerate(_KINDS)}
 BATCH = 127
 """The tag of a batch: never a kind's. A release without batches finds no kind 127, drops
 the batch as malformed, and the link's next number shows it the loss."""
-_FIELDS = {kind: len(dataclasses.fields(kind)) for kind in _KINDS}
+_FIELDS = {
+    kind: range(
+        sum(f.default is dataclasses.MISSING for f in dataclasses.fields(kind)),
+        len(dataclasses.fields(kind)) + 1,
+    )
+    for kind in _KINDS
+}
+"""How many fields each kind may come with: a field added later has a default, and a
+worker of the release before sends the message without it (during a deploy)."""
 
 
 class MalformedMessage(ValueError):
@@ -114,7 +122,7 @@ def _envelope(items: Any) -> Envelope:
         kind = _KINDS[tag]
     except (ValueError, TypeError, IndexError) as exc:
         raise MalformedMessage(f"not a bus message: {exc}") from None
-    if len(fields) != _FIELDS[kind]:
+    if len(fields) not in _FIELDS[kind]:
         raise MalformedMessage(f"{kind.__name__} with {len(fields)} fields")
     if kind is Attach:
         fields[7] = tuple(fields[7])  # the rating: a list in MessagePack

@@ -127,7 +127,7 @@ class Links:
         self.proxied.pop(conn.conn_id, None)
         self._answered(conn.conn_id)
         if conn.proxy is not None:
-            self._bus.send(conn.proxy, Gone(conn.conn_id, conn.close_code))
+            self._bus.send(conn.proxy, Gone(conn.conn_id, conn.close_code, conn.from_home))
 
     def to_socket(self, message: ToSocket) -> None:
         """Frames, or the end, from a player's home for their socket here."""
@@ -136,6 +136,7 @@ class Links:
             return
         self._answered(message.conn_id)
         if isinstance(message, Outbound):
+            conn.from_home += not conn.closing  # behind a close frame, it is never read
             conn.enqueue(Wire(message.data))
         else:
             conn.replaced = message.code == CloseCode.REPLACED
@@ -166,8 +167,12 @@ class Links:
             return
         if isinstance(message, Inbound):
             self.glue.received(remote, message.text)
-        else:
-            self._gone(remote, message.code)
+            return
+        if remote.player is not None and 0 <= message.heard < remote.sent:
+            # Writes crossed the socket's end: a game_over among them, maybe. Told
+            # again on coming back, as after a lost link.
+            self._missed(remote.player.player_id)
+        self._gone(remote, message.code)
 
     def attach(self, message: Attach) -> None:
         """A socket on another worker is now one of this home's connections."""

@@ -49,6 +49,7 @@ class RemoteConn(Outbox):
         "player",
         "rank",
         "replaced",
+        "sent",
         "waiting",
         "worker",
     )
@@ -76,6 +77,8 @@ class RemoteConn(Outbox):
         self.close_code: int | None = None
         self.rank = self.ip_rank = 0
         self._closing_with: tuple[int, str] | None = None
+        self.sent = 0
+        """Writes sent to the socket (:class:`Outbound`), to hold against what it heard."""
 
     def __repr__(self) -> str:
         return f"RemoteConn({self.conn_id!r}, {self.worker!r})"
@@ -96,6 +99,7 @@ class RemoteConn(Outbox):
     # -- the Outbox's side -----------------------------------------------------
 
     def write_bytes(self, data: bytes) -> None:
+        self.sent += 1
         self._send(self.worker, Outbound(self.conn_id, data))
 
     def write_end(self) -> None:

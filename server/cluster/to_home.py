@@ -45,10 +45,14 @@ class Inbound:
 
 @dataclass(frozen=True, slots=True)
 class Gone:
-    """Socket ``conn_id`` has closed, with ``code`` (None: no close frame came)."""
+    """Socket ``conn_id`` has closed, with ``code`` (None: no close frame came), having
+    had ``heard`` writes from its home (:class:`~server.cluster.to_socket.Outbound`):
+    fewer than the home made, and the rest, a race's end maybe, never reached it.
+    -1: not counted (a release before the count)."""
 
     conn_id: str
     code: int | None
+    heard: int = -1
 
 
 @dataclass(frozen=True, slots=True)

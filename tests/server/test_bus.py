@@ -19,7 +19,7 @@ from server.cluster.bus_codec import (
     encode,
     encode_batch,
 )
-from server.cluster.to_home import Attach, Inbound
+from server.cluster.to_home import Attach, Gone, Inbound
 from server.cluster.to_socket import Close, Outbound
 from server.cluster.to_worker import Born
 
@@ -263,3 +263,18 @@ async def test_a_worker_first_heard_of_has_started_one_heard_of_before_was_born_
         ("INFO", "bus: b started (i1)"),
         ("WARNING", "bus: b was born again (i2): its links start over"),
     ]
+
+
+def test_a_field_added_later_may_be_missing_and_no_other() -> None:
+    """A worker of the release before sends ``Gone`` without its count (a deploy, both
+    on one bus): it decodes, uncounted; a message short of a field it always had is
+    malformed."""
+    import msgpack
+
+    decoded = decode(encode(Envelope("w1", "i1", 3, Gone("c1", 1000, 5)))).message
+    assert decoded == Gone("c1", 1000, 5)
+    packed = msgpack.unpackb(encode(Envelope("w1", "i1", 3, Gone("c1", 1000, 5))))
+    older = msgpack.packb(packed[:-1], use_bin_type=True)
+    assert decode(older).message == Gone("c1", 1000, -1)
+    with pytest.raises(MalformedMessage):
+        decode(msgpack.packb(packed[:-2], use_bin_type=True))

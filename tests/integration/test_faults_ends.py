@@ -1,0 +1,82 @@
+"""A race's end that crossed its player's leaving is told when they come back.
+
+Finding of ``make chaos``: a racer whose socket was on one worker and whose
+race ran on another (their home) closed the socket just as the race ended.
+The socket's worker told the home ``Gone``; the home had already sent the
+``game_over`` after it, into a socket that was no longer there. Nothing was
+lost on the link, so nothing marked the end as missed, and the home let the
+player go: their next ``hello``, anywhere, was answered with ``welcome`` alone,
+again and again, while they waited for a race that had ended. ``Gone`` now
+says how many of the home's writes the socket had: fewer than the home sent,
+and the end is told again on coming back, as after a lost link.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from websockets.exceptions import ConnectionClosed
+
+from server.cluster.cluster import Cluster
+
+from .conftest import TIMEOUT, WINNABLE
+from .test_faults_links import proxy, workers
+from .test_faults_takeover import POLL
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from server.app import GameServer
+
+    from .racers import Client
+
+__all__ = ["proxy", "workers"]  # the fixtures, shared
+
+
+async def test_a_game_over_that_crossed_the_players_leaving_is_told_on_coming_back(
+    proxy, workers, player
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2", redis=proxy.url)
+    ann, bob = await player(w1), await player(w2)
+    await ann.send(type="create_room", rules=WINNABLE)
+    code = (await ann.recv("room"))["code"]
+    await bob.send(type="join_room", code=code)  # his home moves to w1; his socket stays on w2
+    start = await bob.recv("game_start")
+    await ann.recv("game_start")
+    assert isinstance(w1.peers, Cluster)
+    links = w1.peers.links
+
+    def bobs_link() -> bool:
+        return any(r.player and r.player.player_id == bob.player_id for r in links.remotes.values())
+
+    assert bobs_link()
+    # Bob leaves while w2 cannot reach Redis: his Gone waits in w2's bus, and w1 ends
+    # the race meanwhile, sending his game_over to a socket that is gone.
+    proxy.cut()
+    await bob.ws.close()
+    await ann.send(type="resign")
+    await ann.until("game_over")
+    proxy.heal()  # well within the lease: nobody is judged dead, no link is dropped
+    async with asyncio.timeout(TIMEOUT):
+        while bobs_link():
+            await asyncio.sleep(POLL)  # polling w1's links, within the deadline
+    reply = await first_word(player, w2, bob.token)
+    assert reply["type"] == "game_state", reply
+    assert reply["game_id"] == start["game_id"] and reply["over"] is not None
+
+
+async def first_word(
+    player: Callable[..., Awaitable[Client]], where: GameServer, token: str
+) -> dict[str, Any]:
+    """What a client coming back with ``token`` hears first after ``welcome``: its race's
+    ``game_state``, or the ``lobby`` it asks for. A 1012 (a link w2 finds lost on its
+    next beat) is met as a client would: by coming back again."""
+    async with asyncio.timeout(TIMEOUT):
+        while True:
+            back = await player(where, token=token)
+            await back.send(type="lobby", id="where")
+            try:
+                return await back.recv("game_state", "lobby")
+            except ConnectionClosed as closed:
+                assert closed.rcvd is not None and closed.rcvd.code == 1012, closed
