@@ -284,8 +284,8 @@ class Bus:
     def _deliver_one(self, envelope: Envelope) -> None:
         if envelope.sender == self.worker and envelope.incarnation == self.incarnation:
             return  # our own word to every worker
-        if envelope.seq:
-            self._check_link(envelope)
+        if envelope.seq and not self._check_link(envelope):
+            return
         if isinstance(envelope.message, Still):
             return
         try:
@@ -293,13 +293,21 @@ class Bus:
         except Exception:  # a bug in one handler must not stop the listener
             log.exception("bus: handling %r failed", envelope.message)
 
-    def _check_link(self, envelope: Envelope) -> None:
-        """Note the message's number on its link; a gap or a new incarnation breaks it."""
+    def _check_link(self, envelope: Envelope) -> bool:
+        """Note the message's number on its link; a gap or a new incarnation breaks it.
+
+        False for a message heard already: a publish that timed out may have reached
+        Redis all the same (its answer was lost, not the message), and the sender
+        publishes it again. Heard twice, it would read as a link gone backwards.
+        """
         sender = envelope.sender
         incarnation, seq = self._heard.get(sender, (envelope.incarnation, 0))
+        if incarnation == envelope.incarnation and envelope.seq <= seq:
+            return False
         self._heard[sender] = (envelope.incarnation, envelope.seq)
         if incarnation != envelope.incarnation:
             self.on_broken(sender, True)
         elif envelope.seq != seq + 1:  # the first word from it too: its link starts at 1
             log.warning("bus: %d messages from %s lost", envelope.seq - seq - 1, sender)
             self.on_broken(sender, False)
+        return True

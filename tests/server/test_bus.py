@@ -278,3 +278,20 @@ def test_a_field_added_later_may_be_missing_and_no_other() -> None:
     assert decode(older).message == Gone("c1", 1000, -1)
     with pytest.raises(MalformedMessage):
         decode(msgpack.packb(packed[:-2], use_bin_type=True))
+
+
+async def test_a_message_published_again_is_heard_once_and_breaks_nothing(
+    redis_server: RedisServer,
+) -> None:
+    """A publish that timed out may have reached Redis: the sender publishes it again
+    (make chaos: ``bus: -1 messages from w2 lost``, and a link broken for nothing)."""
+    inbox = Inbox()
+    async with bus(redis_server.url, "b", inbox) as b:
+        first = encode(Envelope("a", "i1", 1, Inbound("x", "1")))
+        for data in (first, first, encode(Envelope("a", "i1", 2, Inbound("x", "2")))):
+            await b.client.publish(channel_of("b"), data)
+        await inbox.until(2)
+        await b.client.publish(channel_of("b"), encode(Envelope("a", "i1", 3, Inbound("x", "3"))))
+        await inbox.until(3)
+    assert inbox.texts() == ["1", "2", "3"]
+    assert inbox.broken == []
