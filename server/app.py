@@ -3,12 +3,11 @@
 :class:`GameServer` is the :class:`~server.transport.connection.Handler` of every connection
 (:mod:`server.transport.connection`, the only module that knows websockets): each message,
 as it arrives, passes the rate limit, is decoded with :mod:`protocol` and handed to the
-:class:`~core.lobby.Lobby`; the outputs go to each receiver's outgoing queue. Only a
-``hello`` waits (for the store), and the messages behind it wait with it. No rule of the
-game or the lobby lives here: only timers, the wait for identity (:mod:`server.identities`,
-which needs the store), and what belongs to sockets (close codes, limits; the HTTP pages are
-:mod:`server.http.pages`). Every close code it uses is one of
-:class:`protocol.close_codes.CloseCode`, which says when each is sent.
+:class:`~core.lobby.Lobby`; the outputs go to each receiver's outgoing queue. Only a ``hello``
+waits (for the store), and the messages behind it with it. No rule of the game or the lobby
+lives here: only timers, the wait for identity (:mod:`server.identities`, which needs the
+store), and what belongs to sockets (close codes, limits; the HTTP pages are
+:mod:`server.http.pages`). Its close codes are :class:`protocol.close_codes.CloseCode`'s.
 """
 
 from __future__ import annotations
@@ -139,8 +138,7 @@ class GameServer:
         (server/__main__.py does, to wait for a database that is not up yet), and listen.
 
         The players are read again once the operator's watch knows where the audit log
-        stands (server/operator/watch.py): a rename or a forget made in between is then
-        in the registry either way.
+        stands (server/operator/watch.py): a rename or a forget in between is then known.
         """
         if known is None:
             await self.store.open()
@@ -322,6 +320,8 @@ class GameServer:
         if self.closing:  # the races are suspended as they stood: nobody leaves them now
             del self._conns[identity.player_id]
             return
+        if conn.outbox.unwritten:  # its last race's end may have been in it: told again
+            self.lobby.missed(identity.player_id)
         self.release(conn)
         self._delivery.persist(self.store.touch(identity.player_id, time.time()))
         self.peers.left(identity.player_id)

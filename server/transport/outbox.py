@@ -92,7 +92,8 @@ class Outbox:
     """
 
     __slots__ = (
-        "_blocked", "_ended", "_limit", "_paused", "_queue", "_scheduled", "_writer", "closing",
+        "_blocked", "_ended", "_limit", "_lost", "_paused", "_queue", "_scheduled", "_writer",
+        "closing",
     )  # fmt: skip
 
     def __init__(self, limit: int, writer: Writer) -> None:
@@ -101,7 +102,7 @@ class Outbox:
         # connections, idle ones included, have nothing queued.
         self._queue: list[bytes | Wire | Held] = []
         # _ended: the stream was ended (write_end); nothing can follow it.
-        self._scheduled = self._paused = self._blocked = self._ended = False
+        self._scheduled = self._paused = self._blocked = self._ended = self._lost = False
         self.closing = False
         """Nothing more is queued: a close frame is, or the connection is gone."""
 
@@ -144,7 +145,14 @@ class Outbox:
     def drop(self) -> None:
         """Nothing queued will be written, nor anything queued later."""
         self.closing = True
+        self._lost = self._lost or bool(self._queue)
         self._queue.clear()
+
+    @property
+    def unwritten(self) -> bool:
+        """Whether frames were queued that never went out, or are still waiting (behind
+        a write, say): a ``game_over`` among them, maybe, that its reader never had."""
+        return self._lost or bool(self._queue)
 
     def discard(self) -> None:
         """Nothing queued so far will be written (its barriers may never lift); later

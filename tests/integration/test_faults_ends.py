@@ -1,5 +1,11 @@
 """A race's end that crossed its player's leaving is told when they come back.
 
+On one worker: a ``game_over`` waits for its race's record to be written. A
+player whose socket closed while it waited never had it, yet the lobby core
+had counted them told (they were online at the end): coming back, they got the
+lobby. A connection that goes with frames unwritten now leaves its player owed
+their last race's end.
+
 Finding of ``make chaos``: a racer whose socket was on one worker and whose
 race ran on another (their home) closed the socket just as the race ended.
 The socket's worker told the home ``Gone``; the home had already sent the
@@ -14,6 +20,7 @@ and the end is told again on coming back, as after a lost link.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from websockets.exceptions import ConnectionClosed
@@ -32,6 +39,32 @@ if TYPE_CHECKING:
     from .racers import Client
 
 __all__ = ["proxy", "workers"]  # the fixtures, shared
+
+
+async def test_a_game_over_held_for_its_record_when_the_socket_went_is_told_again(
+    servers, start_server, race
+) -> None:
+    db = servers.tmp_path / "held.sqlite3"
+    server = await start_server(db=str(db))
+    racing = await race(server)
+    blocker = sqlite3.connect(db, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another writer: the record waits for the lock
+    try:
+        await racing.a.send(type="resign")
+        racing.b.drop()  # Bob's socket goes while his game_over waits for the record
+        async with asyncio.timeout(TIMEOUT):
+            while server.conn_of(racing.b.player_id) is not None:
+                await asyncio.sleep(POLL)  # polling the server, within the deadline
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    await racing.a.until("game_over")
+    back = await servers.connect(server)
+    await back.hello(token=racing.b.token)
+    await back.send(type="lobby", id="where")
+    reply = await back.recv("game_state", "lobby")
+    assert reply["type"] == "game_state", reply
+    assert reply["game_id"] == racing.game_id and reply["over"]["reason"] == "resigned"
 
 
 async def test_a_game_over_that_crossed_the_players_leaving_is_told_on_coming_back(
