@@ -27,8 +27,8 @@ from websockets.exceptions import ConnectionClosed
 
 from server.cluster.cluster import Cluster
 
-from .conftest import TIMEOUT, WINNABLE
-from .test_faults_links import proxy, workers
+from .conftest import TIMEOUT
+from .test_faults_links import proxy, race_across, workers
 from .test_faults_takeover import POLL
 
 if TYPE_CHECKING:
@@ -72,11 +72,7 @@ async def test_a_game_over_that_crossed_the_players_leaving_is_told_on_coming_ba
 ) -> None:
     w1, w2 = await workers("w1"), await workers("w2", redis=proxy.url)
     ann, bob = await player(w1), await player(w2)
-    await ann.send(type="create_room", rules=WINNABLE)
-    code = (await ann.recv("room"))["code"]
-    await bob.send(type="join_room", code=code)  # his home moves to w1; his socket stays on w2
-    start = await bob.recv("game_start")
-    await ann.recv("game_start")
+    start = await race_across(ann, bob)  # his home moves to w1; his socket stays on w2
     assert isinstance(w1.peers, Cluster)
     links = w1.peers.links
 

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from tests.redis_service import RedisServer
 
     from .conftest import Servers
+    from .racers import Client
 
 
 @pytest.fixture
@@ -99,6 +100,17 @@ async def test_a_worker_born_again_hears_its_links_start_at_one(
     assert lost == []
 
 
+async def race_across(host: Client, guest: Client) -> dict[str, Any]:
+    """``host`` opens a room that ``guest``, on another worker, joins: the guest's home
+    moves to the host's worker, their socket stays where it is. The guest's ``game_start``."""
+    await host.send(type="create_room", rules=WINNABLE)
+    code = (await host.recv("room"))["code"]
+    await guest.send(type="join_room", code=code)
+    start = await guest.recv("game_start")
+    await host.recv("game_start")
+    return start
+
+
 @pytest.fixture
 async def proxy(redis_server: RedisServer) -> AsyncIterator[Proxy]:
     """A proxy to Redis that the test can cut, for one worker (bench/chaos_proxy.py)."""
@@ -113,11 +125,7 @@ async def test_a_worker_cut_off_from_redis_breaks_its_links_when_it_is_back(
 ) -> None:
     w1, w2 = await workers("w1", redis=proxy.url), await workers("w2")
     ann, bob = await player(w1), await player(w2)
-    await bob.send(type="create_room", rules=WINNABLE)
-    code = (await bob.recv("room"))["code"]
-    await ann.send(type="join_room", code=code)  # her home moves to w2; her socket stays on w1
-    start = await ann.recv("game_start")
-    await bob.recv("game_start")
+    start = await race_across(bob, ann)  # her home moves to w2; her socket stays on w1
     proxy.cut()
     # w1's lease lapses: w2 drops its end of Ann's link and tells w1 to close her
     # socket, a message w1 cannot hear, being cut off.
@@ -162,11 +170,7 @@ async def test_a_racer_whose_race_ended_while_their_link_was_lost_learns_its_end
 ) -> None:
     w1, w2 = await workers("w1", redis=proxy.url), await workers("w2")
     ann, bob = await player(w1), await player(w2)
-    await ann.send(type="create_room", rules=WINNABLE)
-    code = (await ann.recv("room"))["code"]
-    await bob.send(type="join_room", code=code)  # his home moves to w1; his socket stays on w2
-    start = await bob.recv("game_start")
-    await ann.recv("game_start")
+    start = await race_across(ann, bob)  # his home moves to w1; his socket stays on w2
     proxy.cut()
     # The race ends on w1, which cannot tell Bob's socket: his game_over is lost with
     # the link, which w2 drops once w1's lease lapses, closing his socket.
