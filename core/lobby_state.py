@@ -20,6 +20,8 @@ from .lobby_player import LobbyPlayer
 if TYPE_CHECKING:
     import random
 
+    from protocol import GameState
+
     from .arenas import Arenas
     from .daily import DailyDesk
     from .quick_match import QuickMatch
@@ -109,6 +111,15 @@ class LobbyState:
         player = self._players.get(player_id)
         if player is not None and player.race is None and player.last_race is not None:
             player.missed_over = True
+
+    def ended_state(self, player_id: str, game_id: str, now: float) -> GameState | None:
+        """The ``game_state`` of race ``game_id``, over, as ``player_id`` is told it on coming
+        back; None unless it is their last race (they have moved on, or never raced it)."""
+        player = self._players.get(player_id)
+        race = None if player is None else player.last_race
+        if race is None or race.game_id != game_id or race.over is None:
+            return None
+        return race.state(race.seat_of(player_id), now)
 
     def owes_end(self, player_id: str) -> bool:
         """Whether ``player_id`` is to learn their last race's end on coming back."""

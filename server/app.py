@@ -295,7 +295,7 @@ class GameServer:
             old.replaced = True
             old.close(CloseCode.REPLACED, "replaced by a newer connection")
         self.peers.changed()  # one more online
-        outputs = self.lobby.connect(
+        outputs = self.peers.told(identity.player_id) + self.lobby.connect(
             identity.player_id, identity.name, self.clock(), conn.ip, identity.rating,
             flags=identity.flags, bot=identity.bot, last_daily=identity.last_daily,
         )  # fmt: skip

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-    from core.events import Output
+    from core.events import Output, Send
     from core.identity import Identity
     from protocol import ClientMessage, ErrorCode, RequestId
 
@@ -127,6 +127,13 @@ class Peers(Protocol):
     def left(self, player_id: str) -> None:
         """A player whose home is here has no connection any more."""
 
+    def ended(self, game_id: str, player_ids: tuple[str, str]) -> None:
+        """Race ``game_id``, run here, is over and its record written."""
+
+    def told(self, player_id: str) -> list[Send]:
+        """What a player whose connection is taken here is told first: the end of their
+        last race, if another worker ended it and cannot tell them now."""
+
     def mirror(self, out: Output) -> asyncio.Future[None] | None:
         """Mirror an output that others must see; the write its frames wait for, if any."""
 
@@ -183,6 +190,12 @@ class Alone:
 
     def left(self, player_id: str) -> None:
         return None
+
+    def ended(self, game_id: str, player_ids: tuple[str, str]) -> None:
+        return None  # this process's own lobby core tells them, for as long as it runs
+
+    def told(self, player_id: str) -> list[Send]:
+        return []
 
     def mirror(self, out: Output) -> asyncio.Future[None] | None:
         return None

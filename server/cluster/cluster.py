@@ -29,13 +29,11 @@ worker; the idea that makes that possible is the player's *home*:
 * ``hello`` anywhere: a player whose home is another live worker is proxied to
   it at once, so a newer connection replaces an older one (4000) wherever each
   is, and a racer coming back lands in their race.
-* Failover (:mod:`server.cluster.failover`): every worker looks, each beat,
-  for races whose owner's lease has lapsed, claims them, replays their journal
-  from the store and takes them over; sockets proxied to a dead worker are
-  closed with 1012 so their clients come back, to a home that is alive.
+* Failover (:mod:`server.cluster.failover`): each beat, every worker takes over
+  the races of workers whose lease has lapsed, from the store's journal.
 
 The two ends of each link between a socket and its player's home are
-:mod:`server.cluster.links`.
+:mod:`server.cluster.links`; race ends kept for players are :mod:`server.cluster.owed`.
 """
 
 from __future__ import annotations
@@ -129,8 +127,7 @@ class Cluster:
         self.bus.on_broken = self._link_broken
         await self.bus.start()
         await self.failover.tried(lambda: self.shared.beat(self.incarnation))
-        # Born first: whoever held a link with this worker's last incarnation
-        # drops it now, not once a lease has lapsed.
+        # Born first: a link with this worker's last incarnation goes now, not after a lease.
         self.bus.broadcast(Born(self.worker, self.incarnation))
         await self.failover.adopt()
         self.failover.start()
@@ -138,9 +135,8 @@ class Cluster:
     async def close(self) -> None:
         """Hand this worker's races over: drop its lease, then send its remote players away.
 
-        The glue has suspended the races first, so whoever takes them over
-        finds them as they stood; players are told to go (1001) only once the
-        lease is gone, so that their next ``hello`` lands on a live home.
+        The glue has suspended the races first, so whoever takes them over finds them
+        as they stood; players go (1001) once the lease is gone: to a live home next.
         """
         await self.failover.stop()
         await self.tasks.close(timeout=1.0)
@@ -207,6 +203,12 @@ class Cluster:
     def gone(self, conn: Conn) -> None:
         self.links.gone(conn)
 
+    def ended(self, game_id: str, player_ids: tuple[str, str]) -> None:
+        self.failover.owed.ended(game_id, player_ids, self.clock())
+
+    def told(self, player_id: str) -> list[Send]:
+        return self.failover.owed.told(player_id)
+
     def left(self, player_id: str) -> None:
         """A player whose home is here has no connection any more: their home goes, unless
         they race, or are owed their last race's end (only this lobby core has it)."""
@@ -244,12 +246,10 @@ class Cluster:
     def mirror(self, out: Output) -> asyncio.Future[None] | None:
         """Mirror what others must see of this worker's core in Redis.
 
-        Gives the write that the frames after ``out`` wait for, if any: a
-        room's code and a race's owner are in Redis before the ``room`` and
-        the ``game_start`` that announce them, so that a join or a watch on
-        another worker, however soon it comes, finds them; but those frames
-        wait :data:`ANNOUNCE_WAIT` at most, since a stalled Redis must not
-        stall this worker's players.
+        Gives the write that the frames after ``out`` wait for, if any: a room's code
+        and a race's owner are in Redis before the ``room`` and the ``game_start``
+        that announce them, so that a join or a watch anywhere finds them at once;
+        for :data:`ANNOUNCE_WAIT` at most: a stalled Redis must not stall players.
         """
         self.changed()
         shared, spawn = self.shared, self.tasks.spawn
@@ -264,7 +264,8 @@ class Cluster:
                 return bounded(spawn(shared.open_room(out.code)), ANNOUNCE_WAIT)
             spawn(shared.close_room(out.code))
         elif isinstance(out, RaceStarted):
-            return bounded(spawn(shared.own(out.start.game_id)), ANNOUNCE_WAIT)
+            own = shared.own(out.start.game_id, out.start.player_ids)
+            return bounded(spawn(own), ANNOUNCE_WAIT)
         elif isinstance(out, RaceEnded):
             spawn(shared.disown(out.record.game_id))
         return None

@@ -26,6 +26,7 @@ from redis.exceptions import RedisError
 
 from core.backoff import REDIS
 
+from .owed import Owed
 from .shared import BEAT, LEASE
 
 if TYPE_CHECKING:
@@ -61,6 +62,7 @@ class Failover:
         self._watch: asyncio.TimerHandle | None = None
         self._taking: set[str] = set()
         """Dead workers whose races a takeover beside the beat is taking now."""
+        self.owed = Owed(cluster.shared, cluster.lobby, cluster.tasks, cluster.incarnation)
 
     def start(self) -> None:
         self._beating = asyncio.create_task(self._beat(), name="cluster beat")
@@ -238,12 +240,16 @@ class Failover:
     async def home_unraced(self, player_id: str) -> str | None:
         """The home Redis names for ``player_id``, who has no live race in the store. A
         race still held here for them is over, or another worker's, and goes: a racer
-        coming back must not be told it as it stood here."""
+        coming back must not be told it as it stood here. This worker, if that home
+        cannot tell them their last race's end and this one can (server/cluster/owed.py)."""
         cluster = self._cluster
         held = cluster.lobby.race_of(player_id)
         if held is not None:
             cluster.glue.let_go_of(held.game_id)
-        return await cluster.shared.home(player_id)
+        home = await cluster.shared.home(player_id)
+        if await self.owed.served_here(player_id, home, cluster.worker):
+            return cluster.worker
+        return home
 
     async def restore_here(self, game_ids: set[str]) -> None:
         """Restore ``game_ids`` from the store here; their players' home is here now.

@@ -20,10 +20,12 @@ This module has a PostgreSQL of its own, since one test stops it.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from redis.asyncio import Redis
 
 from bench.chaos_backing import PostgresControl
 from bench.chaos_crowd import Crowd
@@ -31,13 +33,18 @@ from bench.chaos_faults import Harness, recovery
 from bench.chaos_racers import Pace, Racer
 from tests import services
 
+from .conftest import TIMEOUT, WINNABLE
+from .test_faults_takeover import POLL
+
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Iterator
+    from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
     from pathlib import Path
 
     from bench.chaos_check import Verdict
     from bench.chaos_faults import Fault
     from tests.redis_service import RedisServer
+
+    from .racers import Client
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -160,3 +167,31 @@ async def test_postgres_stopped_for_ten_seconds_loses_nothing(harness: Harness) 
     fault = await harness.stop_postgres(10.0, crowd.racers)
     assert len(fault.affected) == len(LAYOUT)
     await played_out(harness, crowd, fault)
+
+
+async def test_a_race_that_ended_just_before_its_worker_died_is_told_on_coming_back(
+    harness: Harness, redis_server: RedisServer, player: Callable[..., Awaitable[Client]]
+) -> None:
+    """Finding of ``make chaos``: a race ended on a worker while one racer was away, and
+    the worker was killed a second later. Its lobby core, which owed the racer the end,
+    went with it; the racer's every ``hello`` was then answered ``welcome`` alone. The
+    end is now kept in Redis too (server/cluster/owed.py)."""
+    w1, w2 = harness.worker("w1"), harness.worker("w2")
+    ann, bob = await player(w1.url), await player(w1.url)
+    await ann.send(type="create_room", rules=WINNABLE)
+    await bob.send(type="join_room", code=(await ann.recv("room"))["code"])
+    start = await bob.recv("game_start")
+    await ann.recv("game_start")
+    bob.drop()  # Bob is away when Ann resigns: w1 owes him the end
+    await ann.until("opponent_away")
+    await ann.send(type="resign")
+    await ann.until("game_over")
+    async with Redis.from_url(redis_server.url) as redis, asyncio.timeout(TIMEOUT):
+        while not await redis.exists(f"fg:owed:{bob.player_id}"):
+            await asyncio.sleep(POLL)  # polling Redis, within the deadline
+    await harness.kill_worker(w1, [])  # and started again under its name, knowing nothing
+    back = await player(w2.url, token=bob.token)
+    await back.send(type="lobby", id="where")
+    reply = await back.recv("game_state", "lobby")
+    assert reply["type"] == "game_state", reply
+    assert reply["game_id"] == start["game_id"] and reply["over"]["reason"] == "resigned"

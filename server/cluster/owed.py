@@ -1,0 +1,79 @@
+"""A race's end, kept in Redis for the players who may not have been told it.
+
+A player whose race ended while they were away learns the end when they come
+back: the lobby core of the race's worker (their home) keeps it and tells them
+(``Lobby.connect``). That core is one process. Killed a second after the race
+ended, before the player came back, it took the end along: the record was in
+the store, but no worker could tell the player how their race had ended, and
+their every ``hello`` was answered ``welcome`` alone (``make chaos``: three
+racers in one run).
+
+So once a race's record is written (told means recorded), its worker keeps
+each player's ``game_state`` of it, over, in Redis (``fg:owed:<player>``),
+behind its own incarnation, for :data:`~server.cluster.shared.OWED_FOR`
+seconds or until the player races again. A ``hello`` of a player with no live
+race whose home cannot tell them (no home, a dead one, or one born again
+since it ended the race) is served where it lands, with that ``game_state``
+right after ``welcome``. Where the home that ended the race is alive, it tells
+them itself, as before. A client may so get the ``game_state`` of a race whose
+``game_over`` it already has, as after a lost link: it shows the same result.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from core.bots import is_bot
+from core.events import Send
+from protocol import GameState, encode_bytes
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from core.lobby import Lobby
+
+    from .shared import Shared
+    from .tasks import Tasks
+
+__all__ = ["Owed"]
+
+
+class Owed:
+    """One worker's part in keeping race ends for players who may not have had them."""
+
+    def __init__(self, shared: Shared, lobby: Lobby, tasks: Tasks, incarnation: str) -> None:
+        self._shared, self._lobby, self._tasks = shared, lobby, tasks
+        self._incarnation = incarnation
+        self._here: dict[str, GameState] = {}
+        """Ends to tell players served here, by player, until their connection is taken."""
+
+    def ended(self, game_id: str, player_ids: Iterable[str], now: float) -> None:
+        """Race ``game_id``'s record is written: keep its end for its players."""
+        states = {
+            player_id: encode_bytes(state)
+            for player_id in player_ids
+            if not is_bot(player_id)
+            and (state := self._lobby.ended_state(player_id, game_id, now)) is not None
+        }
+        if states:
+            self._tasks.spawn(self._shared.owe(states, self._incarnation))
+
+    async def served_here(self, player_id: str, home: str | None, worker: str) -> bool:
+        """Whether ``player_id``, racing nothing, is to be served on ``worker`` (this one)
+        and told their last race's end, which ``home`` cannot tell them."""
+        owed = await self._shared.owed(player_id)
+        if owed is None:
+            return False
+        ended_by, state = owed
+        teller = worker if home is None else home  # a player with no home is served here
+        now = self._incarnation if teller == worker else await self._shared.incarnation(teller)
+        if now == ended_by:
+            return False  # the lobby core that ended it is alive there, and tells it
+        self._here[player_id] = GameState.model_validate_json(state)
+        await self._shared.settle(player_id)
+        return True
+
+    def told(self, player_id: str) -> list[Send]:
+        """What to tell ``player_id`` before anything else, as their connection is taken."""
+        state = self._here.pop(player_id, None)
+        return [] if state is None else [Send((player_id,), state)]
