@@ -320,7 +320,7 @@ class GameServer:
         if self.closing:  # the races are suspended as they stood: nobody leaves them now
             del self._conns[identity.player_id]
             return
-        if conn.outbox.unwritten:  # its last race's end may have been in it: told again
+        if conn.outbox.undelivered:  # its last race's end may have been in it: told again
             self.lobby.missed(identity.player_id)
         self.release(conn)
         self._delivery.persist(self.store.touch(identity.player_id, time.time()))

@@ -168,10 +168,8 @@ class Links:
         if isinstance(message, Inbound):
             self.glue.received(remote, message.text)
             return
-        if remote.player is not None and 0 <= message.heard < remote.sent:
-            # Writes crossed the socket's end: a game_over among them, maybe. Told
-            # again on coming back, as after a lost link.
-            self._missed(remote.player.player_id)
+        if 0 <= message.heard < remote.sent:  # writes crossed the socket's end
+            remote.unread()  # so the glue tells its last race's end again on coming back
         self._gone(remote, message.code)
 
     def attach(self, message: Attach) -> None:

@@ -148,10 +148,16 @@ class Outbox:
         self._lost = self._lost or bool(self._queue)
         self._queue.clear()
 
+    def unread(self) -> None:
+        """What went out never reached its reader (a socket on another worker was gone
+        first): as if it had never been written."""
+        self._lost = True
+
     @property
-    def unwritten(self) -> bool:
-        """Whether frames were queued that never went out, or are still waiting (behind
-        a write, say): a ``game_over`` among them, maybe, that its reader never had."""
+    def undelivered(self) -> bool:
+        """Whether frames were queued that never reached the reader: never written, still
+        waiting (behind a write, say), or :meth:`unread`. A ``game_over`` among them,
+        maybe, that the player never had."""
         return self._lost or bool(self._queue)
 
     def discard(self) -> None:
