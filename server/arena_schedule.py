@@ -22,8 +22,6 @@ server finds the arenas it made.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
 import re
@@ -35,6 +33,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from protocol import Rules
+from server.loops import Loop
 from server.store import StoreError
 
 if TYPE_CHECKING:
@@ -124,17 +123,14 @@ class ArenaSchedule:
 
     def __init__(self, keeper: ArenaKeeper, plans: list[ArenaPlan]) -> None:
         self._keeper, self._plans = keeper, plans
-        self._task: asyncio.Task[None] | None = None
+        self._making = Loop("arena schedule", self._round, first=0.0)
 
     def start(self) -> None:
         if self._plans:
-            self._task = asyncio.create_task(self._run(), name="arena schedule")
+            self._making.start()
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await self._making.stop()
 
     async def make_due(self, wall: float) -> float:
         """Make the arenas due at ``wall`` (those made already are left as they are); when
@@ -146,12 +142,12 @@ class ArenaSchedule:
                 await self._keeper.create(arena_id, plan.name, plan.rules, starts, ends)
         return min(wall + _AGAIN, *(plan.slots(wall)[-1][1] for plan in self._plans))
 
-    async def _run(self) -> None:
-        while True:
-            try:
-                next_slot = await self.make_due(time.time())
-            except StoreError as exc:  # the store is away: try again soon
-                log.warning("arena schedule: %s", exc)
-                next_slot = time.time() + _AGAIN
-            # A clock's time, not an event: the wall clock is what the plans count in.
-            await asyncio.sleep(max(0.0, next_slot - time.time()) + 0.5)
+    async def _round(self) -> float:
+        """Make the arenas due; seconds to the next round: the next slot's start, a little
+        after (a clock's time, not an event: the wall clock is what the plans count in)."""
+        try:
+            next_slot = await self.make_due(time.time())
+        except StoreError as exc:  # the store is away: try again soon
+            log.warning("arena schedule: %s", exc)
+            next_slot = time.time() + _AGAIN
+        return max(0.0, next_slot - time.time()) + 0.5

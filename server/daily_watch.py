@@ -31,7 +31,6 @@ again (before the first answer the desk refuses ``daily`` with ``unavailable``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime
 import logging
 import secrets
@@ -40,6 +39,7 @@ from typing import TYPE_CHECKING
 
 import engine
 from core.daily import DailyDeal, DailyPlace
+from server.loops import Loop
 from server.store import StoreError
 from server.store import daily_rows as stored
 from server.store.daily_rows import utc_day
@@ -89,7 +89,7 @@ class DailyWatch:
         self._next: stored.DailyRow | None = None
         """Tomorrow's deal, drawn and read a day ahead: at midnight the core is told the new
         day without waiting for the store."""
-        self._task: asyncio.Task[None] | None = None
+        self._watching: Loop | None = None
         self._failing = False
         self.told: asyncio.Event = asyncio.Event()
         """Set each time the lobby core is told the day (a test awaits it, clearing it)."""
@@ -104,19 +104,20 @@ class DailyWatch:
 
     def start(self) -> None:
         """Roll over at midnight and follow the board from now on."""
-        self._task = asyncio.create_task(self._watch(), name="daily")
+        self._watching = Loop("daily", self._watch, first=self._pause())
+        self._watching.start()
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        if self._watching is not None:
+            await self._watching.stop()
 
-    async def _watch(self) -> None:
-        while True:
-            # Waking at midnight too: the rollover is this loop's round after it.
-            await asyncio.sleep(min(self._poll, seconds_to_midnight(self._wall())))
-            await self._round()
+    async def _watch(self) -> float:
+        await self._round()
+        return self._pause()
+
+    def _pause(self) -> float:
+        """Seconds to the next round: waking at midnight too, the rollover is the round after it."""
+        return min(self._poll, seconds_to_midnight(self._wall()))
 
     async def _round(self) -> None:
         store = self._server.store

@@ -30,7 +30,6 @@ that then ends away from its arena is not scored in it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -38,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from redis.exceptions import RedisError
 from typing_extensions import override
 
+from server.loops import Loop
 from server.store.arena_rows import LISTED, kept_arena
 from server.store.reads import each
 
@@ -75,7 +75,7 @@ class ArenaOwners:
         self._cluster = cluster
         self._client = cluster.bus.client
         self._claim = self._client.register_script(_CLAIM)
-        self._beating: asyncio.Task[None] | None = None
+        self._beating: Loop | None = None
         self._taking_over = asyncio.Lock()
 
     async def start(self) -> None:
@@ -91,13 +91,12 @@ class ArenaOwners:
                 mine.add(arena.arena_id)
         if mine:
             await self._taken(mine, cluster.worker)
-        self._beating = asyncio.create_task(self._beat(), name="arena owners beat")
+        self._beating = Loop("arena owners beat", self._beat, first=BEAT)
+        self._beating.start()
 
     async def close(self) -> None:
         if self._beating is not None:
-            self._beating.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._beating
+            await self._beating.stop()
 
     async def claim_new(self, arena_id: str) -> bool:
         """List this worker as the owner of an arena it is about to make, unless another
@@ -153,22 +152,22 @@ class ArenaOwners:
                     await shared.set_home(entrant.player_id, cluster.worker)
         log.warning("cluster: took over arenas %s of %s", ", ".join(sorted(arena_ids)), dead)
 
-    async def _beat(self) -> None:
+    async def _beat(self) -> float:
+        """List this worker's arenas again, and take those of dead workers; the next
+        beat comes :data:`BEAT` seconds later (a period, not a wait for an event)."""
         cluster = self._cluster
-        while True:
-            await asyncio.sleep(BEAT)  # a period, not a wait for an event
-            try:
-                for arena in cluster.lobby.listing().arenas:  # listed again if Redis lost it
-                    await self._client.hsetnx(_OWNERS, arena.arena_id, cluster.worker)
-                owners = await self.owners()
-                workers = set(owners.values()) - {cluster.worker}
-                alive = await cluster.shared.alive(workers)
-                if time.monotonic() < cluster.failover.judge_after:
-                    continue
+        try:
+            for arena in cluster.lobby.listing().arenas:  # listed again if Redis lost it
+                await self._client.hsetnx(_OWNERS, arena.arena_id, cluster.worker)
+            owners = await self.owners()
+            workers = set(owners.values()) - {cluster.worker}
+            alive = await cluster.shared.alive(workers)
+            if time.monotonic() >= cluster.failover.judge_after:
                 for dead in workers - alive:
                     await self.take_over(dead)
-            except (RedisError, OSError):  # Redis away: the arenas here go on
-                log.warning("cluster: the arenas' beat failed", exc_info=True)
+        except (RedisError, OSError):  # Redis away: the arenas here go on
+            log.warning("cluster: the arenas' beat failed", exc_info=True)
+        return BEAT
 
 
 class ArenaFailover(Failover):

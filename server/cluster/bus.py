@@ -143,6 +143,9 @@ class Bus:
         """Each sender's incarnation and the number of its last message heard."""
         self._wanted = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
+        """Set on closing: the tasks end at their next turn, should a cancellation be lost
+        (``server/loops.py`` says how)."""
         self._subscribed = asyncio.Event()
         self._flushing = asyncio.Lock()
 
@@ -168,11 +171,17 @@ class Bus:
                 await asyncio.wait_for(self._flush(), timeout=1.0)
             except (TimeoutError, RedisError, OSError) as exc:
                 log.warning("bus: %d messages not sent on closing: %s", len(self._queue), exc)
+        self._closing = True
+        self._wanted.set()
         for task in self._tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._tasks:
+            # A listener whose cancellation was lost waits for the next message: closing
+            # its connection below ends that wait, and the listener with it.
+            await asyncio.wait(self._tasks, timeout=1.0)
         await self.client.aclose()
         await self._listening.aclose()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
     def send(self, worker: str, message: BusMessage) -> None:
         """Queue ``message`` for ``worker``; it goes out, in order, within a pass or two."""
@@ -221,7 +230,7 @@ class Bus:
 
     async def _publish(self) -> None:
         attempts = Attempts(REDIS)
-        while True:
+        while not self._closing:
             await self._wanted.wait()
             try:
                 await self._flush()
@@ -254,7 +263,7 @@ class Bus:
 
     async def _listen(self) -> None:
         attempts, first = Attempts(REDIS), True
-        while True:
+        while not self._closing:
             try:
                 async with self._listening.pubsub(ignore_subscribe_messages=True) as pubsub:
                     await pubsub.subscribe(channel_of(self.worker), ALL)
@@ -265,6 +274,8 @@ class Bus:
                     first = False
                     attempts.succeeded()
                     async for raw in pubsub.listen():
+                        if self._closing:
+                            return
                         if raw.get("type") == "message":
                             self._deliver(raw["data"])
             except (RedisError, OSError) as exc:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from redis.exceptions import RedisError
 
 from core.backoff import REDIS
+from server.loops import Loop
 
 from .owed import Owed
 from .shared import BEAT, LEASE
@@ -54,7 +55,7 @@ class Failover:
         self._taking_over = asyncio.Lock()
         self.judge_after = 0.0
         """Until then nobody is judged dead (Redis came back empty: leases are not back yet)."""
-        self._beating: asyncio.Task[None] | None = None
+        self._beating: Loop | None = None
         self.renewed_at = time.monotonic()
         """When this worker last renewed its lease (the monotonic clock)."""
         self.holding = False
@@ -65,15 +66,15 @@ class Failover:
         self.owed = Owed(cluster.shared, cluster.lobby, cluster.tasks, cluster.incarnation)
 
     def start(self) -> None:
-        self._beating = asyncio.create_task(self._beat(), name="cluster beat")
+        self._beating = Loop("cluster beat", self._beat, first=BEAT)
+        self._beating.start()
         self._watch = asyncio.get_running_loop().call_later(_WATCH, self._watch_lease)
 
     async def stop(self) -> None:
         if self._watch is not None:
             self._watch.cancel()
         if self._beating is not None:
-            self._beating.cancel()
-            await asyncio.gather(self._beating, return_exceptions=True)
+            await self._beating.stop()
 
     def _watch_lease(self) -> None:
         """Hold every race here before the lease can lapse, if it was not renewed in time.
@@ -143,28 +144,28 @@ class Failover:
         self.judge_after = time.monotonic() + LEASE
         self._cluster.tasks.spawn(self._reassert())
 
-    async def _beat(self) -> None:
+    async def _beat(self) -> float:
+        """Renew the lease, say what is here, and take the races of the dead; the
+        next beat comes :data:`BEAT` seconds later (a period, not a wait for an event)."""
         cluster, shared = self._cluster, self._cluster.shared
-        while True:
-            await asyncio.sleep(BEAT)  # a period, not a wait for an event
-            try:
-                await shared.beat(cluster.incarnation)
-                await self._renewed()
-                await shared.publish_lobby(cluster.listing())
-                await cluster.share_connections()
-                # Every link that ever carried a message, not only those with sockets
-                # now: a link dropped here sent its last words (Close) and would send
-                # nothing more, so their loss would never show as a gap.
-                cluster.bus.still(cluster.bus.receivers)
-                owners = await shared.owners()
-                workers = set(owners.values()) | cluster.links.workers()
-                alive = await shared.alive(workers - {cluster.worker})
-                if time.monotonic() < self.judge_after:
-                    continue
+        try:
+            await shared.beat(cluster.incarnation)
+            await self._renewed()
+            await shared.publish_lobby(cluster.listing())
+            await cluster.share_connections()
+            # Every link that ever carried a message, not only those with sockets
+            # now: a link dropped here sent its last words (Close) and would send
+            # nothing more, so their loss would never show as a gap.
+            cluster.bus.still(cluster.bus.receivers)
+            owners = await shared.owners()
+            workers = set(owners.values()) | cluster.links.workers()
+            alive = await shared.alive(workers - {cluster.worker})
+            if time.monotonic() >= self.judge_after:
                 for dead in workers - alive - {cluster.worker}:
                     self._take_over_aside(dead, owners)
-            except Exception:  # Redis away: the races here go on; try again next beat
-                log.warning("cluster: beat failed", exc_info=True)
+        except Exception:  # Redis away: the races here go on; try again next beat
+            log.warning("cluster: beat failed", exc_info=True)
+        return BEAT
 
     def _take_over_aside(self, dead: str, owners: dict[str, str]) -> None:
         """Take ``dead``'s races in a task of its own, never inside the beat.

@@ -33,14 +33,13 @@ at start and every :data:`~server.operator.forgetting.SWEEP_EVERY` seconds.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
 import time
 from typing import TYPE_CHECKING
 
 from protocol.close_codes import CloseCode
+from server.loops import Loop
 from server.store import StoreError
 
 from .actions import perform
@@ -71,7 +70,9 @@ class OperatorWatch:
         """The last line of the log this worker has applied or skipped."""
         self._made_here: set[int] = set()
         """Lines this worker applied as it made them, to skip when they come by."""
-        self._task: asyncio.Task[None] | None = None
+        self._next_sweep = 0.0
+        """When to sweep unused names next (the monotonic clock)."""
+        self._watching = Loop("operator", self._round, first=0.0)
         self._failing = False
 
     async def begin(self) -> None:
@@ -80,13 +81,10 @@ class OperatorWatch:
 
     def start(self) -> None:
         """Watch the log, and sweep unused names, from now on."""
-        self._task = asyncio.create_task(self._watch(), name="operator")
+        self._watching.start()
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await self._watching.stop()
 
     async def made(self, line: Logged) -> None:
         """This worker made the action of ``line``: apply it now."""
@@ -117,21 +115,20 @@ class OperatorWatch:
         elif line.action == "clear":
             server.lobby.clear_flags(player_id)
 
-    async def _watch(self) -> None:
-        next_sweep = 0.0
-        while True:
-            try:
-                if time.monotonic() >= next_sweep:
-                    next_sweep = time.monotonic() + SWEEP_EVERY
-                    await self._sweep()
-                await self._read()
-            except StoreError as exc:  # the next round tries again; said once
-                if not self._failing:
-                    log.warning("operator: cannot read the audit log now: %s", exc)
-                self._failing = True
-            else:
-                self._failing = False
-            await asyncio.sleep(self._poll)
+    async def _round(self) -> float:
+        """Read the log (and sweep, when due); the next round comes ``poll`` s later."""
+        try:
+            if time.monotonic() >= self._next_sweep:
+                self._next_sweep = time.monotonic() + SWEEP_EVERY
+                await self._sweep()
+            await self._read()
+        except StoreError as exc:  # the next round tries again; said once
+            if not self._failing:
+                log.warning("operator: cannot read the audit log now: %s", exc)
+            self._failing = True
+        else:
+            self._failing = False
+        return self._poll
 
     async def _read(self) -> None:
         for line in await since(self._server.store, self._last):
