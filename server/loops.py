@@ -43,7 +43,8 @@ class Loop:
                 await self._task
 
     async def _run(self) -> None:
-        pause = self._first
+        # No first pause: the first round runs at once, as a task's first step would.
+        pause = self._first if self._first > 0 else await self._round()
         while not self._stopping.is_set():
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(pause):

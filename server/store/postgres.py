@@ -26,6 +26,7 @@ import logging
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import psycopg
+from psycopg import pq
 
 from core.race_log import Entry
 
@@ -113,6 +114,24 @@ def classified_pg(exc: psycopg.Error) -> StoreError:
     if isinstance(exc, psycopg.IntegrityError):
         return StoreRefused(message)
     return StoreError(message)
+
+
+def reusable(conn: psycopg.AsyncConnection[TupleRow]) -> bool:
+    """Whether ``conn`` can carry the next call: open, with no transaction and no
+    pipeline left over from the last (each call is one, and calls take turns).
+
+    A connection lost in the middle of a pipeline may be left in pipeline mode,
+    though not known closed: psycopg could not leave it ("cannot exit pipeline
+    mode while busy"), and libpq refuses every query after, without ever looking
+    at the socket. Retried on it, a worker's writes failed until it was shut down
+    (``make chaos``'s PostgreSQL stop, once in a fresh clone's CI).
+    """
+    if conn.closed or conn.broken:
+        return False
+    return (
+        conn.info.pipeline_status == pq.PipelineStatus.OFF
+        and conn.info.transaction_status == pq.TransactionStatus.IDLE
+    )
 
 
 def where(url: str) -> str:
@@ -273,11 +292,13 @@ class PgDatabase:
 
     async def _connection(self) -> psycopg.AsyncConnection[TupleRow]:
         conn = self._conn
-        if conn is not None and not (conn.closed or conn.broken):
+        if conn is not None and reusable(conn):
             return conn
         self._conn = None
         if conn is not None:
-            log.warning("store: the connection to %r was lost; connecting again", self)
+            log.warning(
+                "store: the connection to %r was lost or left unusable; connecting again", self
+            )
             with contextlib.suppress(psycopg.Error):
                 await conn.close()
         self._conn = await self._connect()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import urllib.error
 import urllib.request
 from typing import TYPE_CHECKING, Any
@@ -140,11 +141,12 @@ async def test_the_leaderboard_lists_established_players_highest_first(server):
         ("unsure", 2100.0, 150.0, 40),  # provisional: not listed
         ("newish", 1800.0, 90.0, 9),  # too few rated races
     ]
+    now = time.time()  # seen now: a player unseen for 30 days with no race is forgotten
     for n, (name, rating, deviation, races) in enumerate(rows):
         await server.store.execute_for_tests(
             "INSERT INTO players (id, name, name_key, token_hash, created, last_seen, rating,"
-            f" deviation, rated_races) VALUES ('lb{n}', '{name}', '{name}', 'h{n}', 0, 0,"
-            f" {rating}, {deviation}, {races})"
+            f" deviation, rated_races) VALUES ('lb{n}', '{name}', '{name}', 'h{n}', {now},"
+            f" {now}, {rating}, {deviation}, {races})"
         )
     status, _, board = await get(server, "/api/leaderboard")
     assert status == 200

@@ -25,7 +25,7 @@ from server.store import (
     StoreUnavailable,
     open_store,
 )
-from server.store.postgres import classified_pg
+from server.store.postgres import classified_pg, reusable
 from server.store.postgres_schema import SCHEMA_VERSION
 
 from ..store_backends import PostgresBackend, recorded
@@ -174,6 +174,22 @@ async def test_a_lost_connection_is_made_again(
     ((_, journal, _),) = await store.live_races()
     assert journal == [Entry(1, 0, "AS", 0.5)]
     await store.close()
+
+
+async def test_a_connection_left_in_a_pipeline_or_a_transaction_is_not_used_again(
+    postgres_url: str,
+) -> None:
+    """Found by ``make chaos``'s PostgreSQL stop: a connection lost in the middle of a
+    pipeline was left in pipeline mode, though not known closed, and every retry on it
+    failed ("PQsendQuery not allowed in pipeline mode") until the worker shut down."""
+    async with await psycopg.AsyncConnection.connect(postgres_url, autocommit=True) as conn:
+        assert reusable(conn)
+        async with conn.pipeline():  # what psycopg could not leave
+            assert not reusable(conn)
+        async with conn.transaction():  # what a failed rollback leaves
+            assert not reusable(conn)
+        assert reusable(conn)
+    assert not reusable(conn)
 
 
 async def test_a_database_that_refuses_connections_for_a_while_loses_nothing(
