@@ -32,8 +32,7 @@ worker; the idea that makes that possible is the player's *home*:
 * Failover (:mod:`server.cluster.failover`): each beat, every worker takes over
   the races of workers whose lease has lapsed, from the store's journal.
 
-The two ends of each link between a socket and its player's home are
-:mod:`server.cluster.links`; race ends kept for players are :mod:`server.cluster.owed`.
+Links between a socket and its home: :mod:`server.cluster.links`; ends owed: ``owed``.
 """
 
 from __future__ import annotations
@@ -135,9 +134,8 @@ class Cluster:
     async def close(self) -> None:
         """Hand this worker's races over: drop its lease, then send its remote players away.
 
-        The glue has suspended the races first, so whoever takes them over finds them
-        as they stood; players go (1001) once the lease is gone: to a live home next.
-        """
+        The glue has suspended the races first, so whoever takes them over finds them as
+        they stood; players go (1001) once the lease is gone: to a live home next."""
         await self.failover.stop()
         await self.tasks.close(timeout=1.0)
         with contextlib.suppress(RedisError, OSError):
@@ -179,6 +177,8 @@ class Cluster:
                 if await shared.alive({home}):
                     return home
                 raise Refused("unavailable", "your race is moving to another server; try again")
+        if race is not None and self.lobby.race(race) is None:
+            await self.failover.bring_here(race)  # served without it: told nothing
         await shared.set_home(player_id, self.worker)
         return None
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from redis.exceptions import RedisError
 
 from core.backoff import REDIS
+from core.events import Refused
 from server.loops import Loop
 
 from .owed import Owed
@@ -261,6 +262,23 @@ class Failover:
         """
         await self._cluster.glue.restore_races(game_ids)
         await self._home_here(game_ids)
+
+    async def bring_here(self, game_id: str) -> None:
+        """A racer's hello is served here, and their live race ``game_id`` is not here:
+        restore it if Redis lists it here (or nowhere, and this worker lists it first);
+        else, or if it still is not here, the hello is refused ``unavailable`` and the
+        racer tries again, sent by then where it is.
+
+        Served without it, the racer was welcomed and told nothing (``make chaos``:
+        races listed with a worker that had let them go, as Redis restarted empty).
+        """
+        cluster = self._cluster
+        owner = await cluster.shared.owner(game_id)
+        log.warning("cluster: a racer of race %s came here; it is listed with %s", game_id, owner)
+        if owner == cluster.worker or (owner is None and await cluster.shared.adopt(game_id)):
+            await self.restore_here({game_id})
+        if cluster.lobby.race(game_id) is None:
+            raise Refused("unavailable", "your race is moving to another server; try again")
 
     async def _home_here(self, game_ids: Iterable[str]) -> None:
         """Name this worker the home of the players of races ``game_ids`` that are here

@@ -275,3 +275,20 @@ async def test_a_racer_owed_their_races_end_is_sent_for_it_after_redis_lost_thei
     await back.hello(token=racing.b.token)
     state = (await back.until("game_state"))[-1]
     assert state["over"] == {key: value for key, value in over.items() if key != "id"}
+
+
+async def test_a_racer_sent_where_redis_lists_their_race_gets_it_there(
+    workers, player, connect, redis_server
+) -> None:
+    """Finding of ``make chaos`` (Redis restarted empty): a race listed with a worker
+    that did not hold it; a racer's hello there was welcomed and told nothing."""
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    async with Redis.from_url(redis_server.url) as redis:
+        await redis.hset("fg:races", racing.game_id, "w2")  # w2 never held it
+    back = await connect(w2)
+    await back.hello(token=racing.a.token)
+    state = (await back.until("game_state"))[-1]
+    assert state["game_id"] == racing.game_id and state["over"] is None
+    assert w2.lobby.race(racing.game_id) is not None  # taken from the store, fencing w1
