@@ -139,8 +139,8 @@ class Bus:
         self._queue: deque[tuple[str, bytes]] = deque()
         self._sent: dict[str, int] = {}
         """The number of the last message sent on each link, by receiver."""
-        self._heard: dict[str, tuple[str, int]] = {}
-        """Each sender's incarnation and the number of its last message heard."""
+        self._heard: dict[str, tuple[str, int, int]] = {}
+        """Each sender's incarnation, and the first and last numbers heard on its link."""
         self._wanted = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
@@ -310,15 +310,26 @@ class Bus:
         False for a message heard already: a publish that timed out may have reached
         Redis all the same (its answer was lost, not the message), and the sender
         publishes it again. Heard twice, it would read as a link gone backwards.
+
+        A number below the first heard on the link was never heard: the sender
+        numbers afresh. It learned that this worker was born again (:meth:`born_again`)
+        after this incarnation had heard it number on to the last one. Dropped as
+        heard already, the new link's first messages were lost: a racer's
+        ``game_state`` among them (``make chaos``'s seq gaps, and a fresh clone's CI).
         """
-        sender = envelope.sender
-        incarnation, seq = self._heard.get(sender, (envelope.incarnation, 0))
-        if incarnation == envelope.incarnation and envelope.seq <= seq:
-            return False
-        self._heard[sender] = (envelope.incarnation, envelope.seq)
+        sender, number = envelope.sender, envelope.seq
+        incarnation, first, last = self._heard.get(sender, (envelope.incarnation, 0, 0))
+        if incarnation == envelope.incarnation and number <= last:
+            if number >= first:
+                return False
+            log.warning("bus: %s numbers its link to this worker afresh", sender)
+            first, last = number, 0
+        elif incarnation != envelope.incarnation or not first:
+            first = number
+        self._heard[sender] = (envelope.incarnation, first, number)
         if incarnation != envelope.incarnation:
             self.on_broken(sender, True)
-        elif envelope.seq != seq + 1:  # the first word from it too: its link starts at 1
-            log.warning("bus: %d messages from %s lost", envelope.seq - seq - 1, sender)
+        elif number != last + 1:  # the first word from it too: its link starts at 1
+            log.warning("bus: %d messages from %s lost", number - last - 1, sender)
             self.on_broken(sender, False)
         return True

@@ -102,7 +102,9 @@ class Links:
     ) -> None:
         """From now on ``conn``'s player lives at ``home``: forward what it says.
         ``racing``: ``home`` runs their live race, and is to answer at once."""
-        conn.conn_id = conn.conn_id or f"{self._worker}:{next(self._ids)}"
+        # The incarnation too: a worker born again counts from 0 again, and a frame
+        # sent to its last incarnation's socket must not reach a new one's.
+        conn.conn_id = conn.conn_id or f"{self._worker}:{self._bus.incarnation}:{next(self._ids)}"
         conn.proxy = home
         self.proxied[conn.conn_id] = conn
         self._answered(conn.conn_id)  # moved on (a room, a race to watch): no race awaited

@@ -64,6 +64,11 @@ async def test_players_on_two_workers_race_to_the_end(workers, player) -> None:
     start_a, start_b = await pair_across(ann, bob)
     assert start_a["game_id"] == start_b["game_id"]
     assert {start_a["seat"], start_b["seat"]} == {0, 1}
+    # The proxied socket's id names its worker's incarnation: one born again counts its
+    # sockets from 0 again, and a frame for the last one's must not reach a new one's.
+    (proxy,) = [w for w in (w1, w2) if w.peers.links.proxied]
+    (conn_id,) = proxy.peers.links.proxied
+    assert conn_id.startswith(f"{proxy.peers.worker}:{proxy.peers.bus.incarnation}:")
     board = start_a["boards"][start_a["seat"]]
     _, acks = await play_out(ann, board)
     assert [ack["seq"] for ack in acks] == list(range(1, 53))

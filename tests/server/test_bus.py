@@ -295,3 +295,23 @@ async def test_a_message_published_again_is_heard_once_and_breaks_nothing(
         await inbox.until(3)
     assert inbox.texts() == ["1", "2", "3"]
     assert inbox.broken == []
+
+
+async def test_a_sender_numbering_afresh_is_heard_from_its_first_message(
+    redis_server: RedisServer,
+) -> None:
+    """A worker born again first heard another number on to its last incarnation (38),
+    then afresh from 1 once that one learned it was born again: the new link's
+    messages were dropped as heard already, a racer's ``game_state`` among them
+    (``make chaos``'s seq gaps; a fresh clone's CI, a worker killed)."""
+    inbox = Inbox()
+    async with bus(redis_server.url, "a") as a, bus(redis_server.url, "b", inbox):
+        a._sent["b"] = 37
+        a.send("b", Inbound("x", "to the last b"))
+        await inbox.until(1, broken=1)  # 37 lost, to this b's eyes
+        a.born_again("b", "i2")  # a learns it: its link to b starts over at 1
+        a.send("b", Inbound("y", "game_state"))
+        a.send("b", Inbound("y", "played"))
+        await inbox.until(3, broken=1)
+    assert inbox.texts() == ["to the last b", "game_state", "played"]
+    assert inbox.broken == [("a", False)]
