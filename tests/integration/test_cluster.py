@@ -381,3 +381,19 @@ async def test_a_racer_coming_back_while_redis_is_down_is_told_unavailable_not_a
         assert seen[0]["code"] == "unavailable"
     finally:
         await asyncio.to_thread(redis_server.start)
+
+
+async def test_a_lobby_asked_while_redis_is_away_is_answered_with_this_workers_part(
+    workers, player, redis_server
+) -> None:
+    """A fresh clone's CI: a ``lobby`` asked as Redis came back failed in Redis, and was
+    never answered."""
+    w1 = await workers("w1")
+    ann = await player(w1)
+    await asyncio.to_thread(redis_server.stop)
+    try:
+        await ann.send(type="lobby", id="away")
+        view = (await ann.until("lobby"))[-1]
+    finally:
+        await asyncio.to_thread(redis_server.start)
+    assert view["id"] == "away" and view["online"] == 1
