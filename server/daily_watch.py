@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 import engine
 from core.daily import DailyDeal, DailyPlace
-from server.loops import Loop
+from server.loops import Loop, SaidOnce
 from server.store import StoreError
 from server.store import daily_rows as stored
 from server.store.daily_rows import utc_day
@@ -90,7 +90,7 @@ class DailyWatch:
         """Tomorrow's deal, drawn and read a day ahead: at midnight the core is told the new
         day without waiting for the store."""
         self._watching: Loop | None = None
-        self._failing = False
+        self._failing = SaidOnce("daily: cannot read the day's deal now")
         self.told: asyncio.Event = asyncio.Event()
         """Set each time the lobby core is told the day (a test awaits it, clearing it)."""
 
@@ -131,11 +131,9 @@ class DailyWatch:
             if self._next is None or self._next.day != tomorrow:
                 self._next = await store.run(stored.draw(tomorrow, _fresh_seed()))
         except StoreError as exc:  # the next round tries again; said once
-            if not self._failing:
-                log.warning("daily: cannot read the day's deal now: %s", exc)
-            self._failing = True
+            self._failing.failed(exc)
         else:
-            self._failing = False
+            self._failing.succeeded()
 
     async def _roll(self, day: str) -> None:
         """A new day here: the core is told it, drawn a day ahead if it was (a new day's

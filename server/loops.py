@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
-__all__ = ["Loop"]
+__all__ = ["Loop", "SaidOnce"]
+
+log = logging.getLogger("flowergarden.server")
 
 
 class Loop:
@@ -52,3 +55,19 @@ class Loop:
             if self._stopping.is_set():
                 return
             pause = await self._round()
+
+
+class SaidOnce:
+    """A failure a loop meets round after round (the store away), logged at its first
+    round only, and again once a round has succeeded in between."""
+
+    def __init__(self, what: str) -> None:
+        self._what, self._failing = what, False
+
+    def failed(self, exc: Exception) -> None:
+        if not self._failing:
+            log.warning("%s: %s", self._what, exc)
+        self._failing = True
+
+    def succeeded(self) -> None:
+        self._failing = False

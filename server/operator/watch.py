@@ -39,7 +39,7 @@ import time
 from typing import TYPE_CHECKING
 
 from protocol.close_codes import CloseCode
-from server.loops import Loop
+from server.loops import Loop, SaidOnce
 from server.store import StoreError
 
 from .actions import perform
@@ -73,7 +73,7 @@ class OperatorWatch:
         self._next_sweep = 0.0
         """When to sweep unused names next (the monotonic clock)."""
         self._watching = Loop("operator", self._round, first=0.0)
-        self._failing = False
+        self._failing = SaidOnce("operator: cannot read the audit log now")
 
     async def begin(self) -> None:
         """Learn where the log stands, before the registry is loaded (module docstring)."""
@@ -123,11 +123,9 @@ class OperatorWatch:
                 await self._sweep()
             await self._read()
         except StoreError as exc:  # the next round tries again; said once
-            if not self._failing:
-                log.warning("operator: cannot read the audit log now: %s", exc)
-            self._failing = True
+            self._failing.failed(exc)
         else:
-            self._failing = False
+            self._failing.succeeded()
         return self._poll
 
     async def _read(self) -> None:
