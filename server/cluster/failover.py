@@ -211,10 +211,14 @@ class Failover:
         await shared.beat(cluster.incarnation)
         for game_id in lobby.elapsed(0.0):
             # Listed only where nobody else is: back from being cut off, not from an
-            # empty Redis, this worker may find a race claimed by another meanwhile
-            # (it lets it go once its lease is renewed), and must not claim it back.
+            # empty Redis, this worker may find a race claimed by another meanwhile,
+            # and must not claim it back. It lets it go: judged dead as soon as it
+            # could not hear (Shared.alive), it may be back before it held its races,
+            # and a race nobody plays in would learn of its fencing from no write.
             if await shared.adopt(game_id) or await shared.owner(game_id) == cluster.worker:
                 await self._home_here([game_id])  # its players away too: their result is here
+            else:
+                glue.let_go_of(game_id)
         # Redis emptied: so were the homes of players owed their race's end here.
         await shared.set_homes([*glue.players_here(), *lobby.owed_ends()], cluster.worker)
         for code in lobby.open_rooms():

@@ -28,18 +28,21 @@ it concerns, so two workers never fight over one:
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from redis.exceptions import RedisError
 
 from core.listing import Listing, merge
 
+from .bus import channel_of
+
 if TYPE_CHECKING:
     import redis.asyncio as redis
 
     from protocol import Rules
 
-__all__ = ["BEAT", "LEASE", "OWED_FOR", "Shared"]
+__all__ = ["BEAT", "DEAF_FOR", "LEASE", "OWED_FOR", "Shared"]
 
 BEAT = 1.0
 """Seconds between two renewals of a worker's lease."""
@@ -48,6 +51,9 @@ OWED_FOR = 120.0
 than a player dropped by a worker's death takes to come back."""
 LEASE = 3.0
 """Seconds a worker's lease lasts unrenewed: how soon its races are taken over."""
+DEAF_FOR = 0.5
+"""Seconds a worker whose lease holds may be away from its bus channel before it is
+judged dead (:meth:`Shared.alive`): ten times the bus's first delay to subscribe again."""
 
 _PAIR_OR_WAIT = """
 local entries = redis.call('LRANGE', KEYS[1], 0, -1)
@@ -116,12 +122,37 @@ class Shared:
         await self.client.delete(f"fg:alive:{self.worker}", f"fg:lobby:{self.worker}")
 
     async def alive(self, workers: set[str]) -> set[str]:
-        """Those of ``workers`` whose lease holds."""
+        """Those of ``workers`` whose lease holds, and who listen on the bus.
+
+        A worker killed (``kill -9``) leaves its channel at once: Redis drops a
+        closed connection's subscriptions. Its lease holds for up to :data:`LEASE`
+        seconds more, and every racer of its races waited for it to lapse
+        (``make chaos``: 4.3 to 5.2 s from a kill to its races going on). A worker
+        whose lease holds but that nobody listens for is looked at again after
+        :data:`DEAF_FOR`, the time a live one takes to subscribe again after a blip;
+        still deaf, it is dead. A stopped worker keeps its connections: its lease
+        judges it, and fencing covers what the lease cannot see.
+        """
         if not workers:
             return set()
+        leased, listening = await self._liveness(workers)
+        deaf = leased - listening
+        if not deaf:
+            return leased
+        await asyncio.sleep(DEAF_FOR)  # a grace for a live worker to subscribe again
+        leased_still, listening_now = await self._liveness(deaf)
+        return (leased - deaf) | (leased_still & listening_now)
+
+    async def _liveness(self, workers: set[str]) -> tuple[set[str], set[str]]:
+        """Those of ``workers`` whose lease holds, and those whose channel has a listener."""
         ordered = sorted(workers)
-        found = await self.client.mget([f"fg:alive:{w}" for w in ordered])
-        return {w for w, value in zip(ordered, found, strict=True) if value is not None}
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.mget([f"fg:alive:{w}" for w in ordered])
+            pipe.pubsub_numsub(*(channel_of(w) for w in ordered))
+            leases, listeners = await pipe.execute()
+        leased = {w for w, value in zip(ordered, leases, strict=True) if value is not None}
+        listening = {w for w, (_, count) in zip(ordered, listeners, strict=True) if count}
+        return leased, listening
 
     # -- homes -----------------------------------------------------------------
 

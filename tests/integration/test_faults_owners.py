@@ -53,6 +53,7 @@ import pytest
 from redis.asyncio import Redis
 
 from server.app import GameServer
+from server.cluster.bus import channel_of
 from server.cluster.links import ANSWER_WAIT
 from server.config import Settings
 from server.store.backends import open_store
@@ -239,8 +240,10 @@ async def test_a_racer_sent_to_a_worker_that_does_not_answer_is_told_unavailable
     w1, w2 = await workers("w1"), await workers("w2")
     ann, bob = await player(w1), await player(w1)
     racing = await seek_pair(ann, bob, WINNABLE)
-    async with Redis.from_url(redis_server.url) as redis:
-        # Listed with a worker whose lease holds but which answers nobody: stopped.
+    async with Redis.from_url(redis_server.url) as redis, redis.pubsub() as stopped:
+        # Listed with a worker whose lease holds but which answers nobody: stopped,
+        # it keeps its connection to Redis, and so its subscription.
+        await stopped.subscribe(channel_of("w9"))
         await redis.set("fg:alive:w9", "stopped", ex=60)
         await redis.hset("fg:races", racing.game_id, "w9")
         try:
@@ -253,6 +256,28 @@ async def test_a_racer_sent_to_a_worker_that_does_not_answer_is_told_unavailable
             await redis.delete("fg:alive:w9")
     assert [(m["type"], m.get("code")) for m in seen] == [("error", "unavailable")]
     assert ANSWER_WAIT - 0.5 < waited < ANSWER_WAIT + 2.0
+
+
+async def test_a_racer_whose_race_is_listed_with_a_killed_worker_gets_it_before_its_lease_lapses(
+    workers, player, connect, redis_server
+) -> None:
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    async with Redis.from_url(redis_server.url) as redis:
+        # Listed with a worker killed a moment ago: its lease holds for a minute yet,
+        # but its connections, and so its subscription, went with its process.
+        await redis.set("fg:alive:w9", "killed", ex=60)
+        await redis.hset("fg:races", racing.game_id, "w9")
+        try:
+            back = await connect(w2)
+            await back.hello(token=racing.a.token)
+            state = await back.until("game_state")
+        finally:
+            await redis.delete("fg:alive:w9")
+        assert await redis.hget("fg:races", racing.game_id) == b"w2"
+    assert state[-1]["game_id"] == racing.game_id
+    assert state[-1]["over"] is None
 
 
 async def test_a_racer_owed_their_races_end_is_sent_for_it_after_redis_lost_their_home(
