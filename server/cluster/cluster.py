@@ -264,7 +264,7 @@ class Cluster:
                 return bounded(spawn(shared.open_room(out.code)), ANNOUNCE_WAIT)
             spawn(shared.close_room(out.code))
         elif isinstance(out, RaceStarted):
-            own = shared.own(out.start.game_id, out.start.player_ids)
+            own = shared.own(out.start.game_id)
             return bounded(spawn(own), ANNOUNCE_WAIT)
         elif isinstance(out, RaceEnded):
             spawn(shared.disown(out.record.game_id))

@@ -64,7 +64,9 @@ class Failover:
         self._watch: asyncio.TimerHandle | None = None
         self._taking: set[str] = set()
         """Dead workers whose races a takeover beside the beat is taking now."""
-        self.owed = Owed(cluster.shared, cluster.lobby, cluster.tasks, cluster.incarnation)
+        self.owed = Owed(
+            cluster.shared, cluster.store, cluster.lobby, cluster.tasks, cluster.incarnation
+        )
 
     def start(self) -> None:
         self._beating = Loop("cluster beat", self._beat, first=BEAT)

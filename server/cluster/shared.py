@@ -20,10 +20,6 @@ it concerns, so two workers never fight over one:
 ``fg:lobby:<worker>``
     The worker's part of the lobby (online, seeking, public rooms, live races)
     as JSON, with a time to live: a ``lobby`` anywhere merges them all.
-``fg:owed:<player>``
-    The ``game_state`` of the player's last race, over, behind the incarnation
-    of the worker that ended it, for :data:`OWED_FOR` seconds or until they race
-    again (server/cluster/owed.py).
 """
 
 from __future__ import annotations
@@ -47,8 +43,8 @@ __all__ = ["BEAT", "DEAF_FOR", "LEASE", "OWED_FOR", "Shared"]
 BEAT = 1.0
 """Seconds between two renewals of a worker's lease."""
 OWED_FOR = 120.0
-"""Seconds a race's end is kept for a player who may not have been told it: far longer
-than a player dropped by a worker's death takes to come back."""
+"""Seconds a race's end is told to a player who may not have been told it (server/cluster/owed.py):
+far longer than a player dropped by a worker's death takes to come back."""
 LEASE = 3.0
 """Seconds a worker's lease lasts unrenewed: how soon its races are taken over."""
 DEAF_FOR = 0.5
@@ -230,33 +226,9 @@ class Shared:
 
     # -- races -----------------------------------------------------------------
 
-    async def own(self, game_id: str, player_ids: tuple[str, str]) -> None:
-        """List race ``game_id`` here; its players race again, so no end is owed them."""
-        async with self.client.pipeline(transaction=False) as pipe:
-            pipe.hset("fg:races", game_id, self.worker)
-            pipe.delete(*(f"fg:owed:{player_id}" for player_id in player_ids))
-            await pipe.execute()
-
-    async def owe(self, states: dict[str, bytes], incarnation: str) -> None:
-        """Keep each player's ``game_state`` of their race just ended, for a while."""
-        async with self.client.pipeline(transaction=False) as pipe:
-            for player_id, state in states.items():
-                value = incarnation.encode() + b"\n" + state
-                pipe.set(f"fg:owed:{player_id}", value, px=int(OWED_FOR * 1000))
-            await pipe.execute()
-
-    async def owed(self, player_id: str) -> tuple[str, bytes] | None:
-        """The incarnation that ended ``player_id``'s last race, and their ``game_state``."""
-        value = await self.client.get(f"fg:owed:{player_id}")
-        if value is None:
-            return None
-        raw = value.encode() if isinstance(value, str) else value
-        incarnation, _, state = raw.partition(b"\n")
-        return incarnation.decode(), state
-
-    async def settle(self, player_id: str) -> None:
-        """``player_id`` is told their last race's end: it is owed no more."""
-        await self.client.delete(f"fg:owed:{player_id}")
+    async def own(self, game_id: str) -> None:
+        """List race ``game_id`` here."""
+        await self.client.hset("fg:races", game_id, self.worker)
 
     async def incarnation(self, worker: str) -> str | None:
         """The incarnation whose lease ``worker`` holds now, if its lease holds."""

@@ -219,6 +219,16 @@ MIGRATIONS: tuple[tuple[bytes, ...], ...] = (
             PRIMARY KEY (arena_id, player_id)
         )""",
     ),
+    # 7 -> 8: each player's last race's end, as SQLite's (server/store/end_rows.py).
+    (
+        b"""CREATE TABLE owed_ends (
+            player_id text PRIMARY KEY,
+            race_id text NOT NULL,
+            teller text NOT NULL,
+            ended double precision NOT NULL,
+            state text NOT NULL
+        )""",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from ``schema_version`` n to n + 1."""
 

@@ -279,6 +279,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (arena_id, player_id)
         ) WITHOUT ROWID""",
     ),
+    # 11 -> 12: each player's last race's end, for a worker to tell them if the one
+    # that ended it cannot (server/store/end_rows.py): a row a player, replaced.
+    (
+        """CREATE TABLE owed_ends (
+            player_id TEXT PRIMARY KEY,
+            race_id TEXT NOT NULL,
+            teller TEXT NOT NULL,
+            ended REAL NOT NULL,
+            state TEXT NOT NULL
+        )""",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""
 

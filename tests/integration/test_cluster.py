@@ -162,6 +162,10 @@ async def test_a_stalled_redis_holds_a_room_reply_back_a_second_at_most(
 ) -> None:
     w1 = await workers("w1")
     ann = await player(w1)
+    # The hello is whole once a request after it is answered: it names Ann's home in
+    # Redis after her welcome, and that write would be stalled too.
+    await ann.send(type="lobby")
+    await ann.until("lobby")
     async with Redis.from_url(redis_server.url) as redis:
         await redis.execute_command("CLIENT", "PAUSE", 10_000, "WRITE")
         try:

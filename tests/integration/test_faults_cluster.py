@@ -24,8 +24,8 @@ import asyncio
 import itertools
 from typing import TYPE_CHECKING, Any
 
+import psycopg
 import pytest
-from redis.asyncio import Redis
 
 from bench.chaos_backing import PostgresControl
 from bench.chaos_crowd import Crowd
@@ -55,6 +55,9 @@ LAYOUT = (("w1", "w2"), ("w2", "w1"), ("w1", "w1"), ("w3", "w2"), ("w1", "w3"), 
 UNDER_WAY = 8
 """Plays each racer has made before the fault."""
 SETTLE = 60.0
+
+_OWED = "SELECT race_id FROM owed_ends WHERE player_id = %s"
+"""The end the store keeps for a player who may not have been told it."""
 """Seconds for every race to end once the fault is over: far more than one takes."""
 _tests = itertools.count()
 
@@ -170,12 +173,12 @@ async def test_postgres_stopped_for_ten_seconds_loses_nothing(harness: Harness) 
 
 
 async def test_a_race_that_ended_just_before_its_worker_died_is_told_on_coming_back(
-    harness: Harness, redis_server: RedisServer, player: Callable[..., Awaitable[Client]]
+    harness: Harness, player: Callable[..., Awaitable[Client]]
 ) -> None:
     """Finding of ``make chaos``: a race ended on a worker while one racer was away, and
     the worker was killed a second later. Its lobby core, which owed the racer the end,
     went with it; the racer's every ``hello`` was then answered ``welcome`` alone. The
-    end is now kept in Redis too (server/cluster/owed.py)."""
+    end is now kept in the store too (server/cluster/owed.py)."""
     w1, w2 = harness.worker("w1"), harness.worker("w2")
     ann, bob = await player(w1.url), await player(w1.url)
     await ann.send(type="create_room", rules=WINNABLE)
@@ -186,9 +189,10 @@ async def test_a_race_that_ended_just_before_its_worker_died_is_told_on_coming_b
     await ann.until("opponent_away")
     await ann.send(type="resign")
     await ann.until("game_over")
-    async with Redis.from_url(redis_server.url) as redis, asyncio.timeout(TIMEOUT):
-        while not await redis.exists(f"fg:owed:{bob.player_id}"):
-            await asyncio.sleep(POLL)  # polling Redis, within the deadline
+    async with await psycopg.AsyncConnection.connect(harness.db) as db:
+        async with asyncio.timeout(TIMEOUT):
+            while not await (await db.execute(_OWED, (bob.player_id,))).fetchall():
+                await asyncio.sleep(POLL)  # polling the store, within the deadline
     await harness.kill_worker(w1, [])  # and started again under its name, knowing nothing
     back = await player(w2.url, token=bob.token)
     await back.send(type="lobby", id="where")

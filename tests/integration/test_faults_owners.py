@@ -61,6 +61,9 @@ from server.store.backends import open_store
 from .conftest import TIMEOUT, WINNABLE, legal, seek_pair
 from .test_faults_takeover import POLL, lock_waited_on
 
+_OWED = "SELECT race_id FROM owed_ends WHERE player_id = %s"
+"""The end the store keeps for a player who may not have been told it."""
+
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -317,3 +320,32 @@ async def test_a_racer_sent_where_redis_lists_their_race_gets_it_there(
     state = (await back.until("game_state"))[-1]
     assert state["game_id"] == racing.game_id and state["over"] is None
     assert w2.lobby.race(racing.game_id) is not None  # taken from the store, fencing w1
+
+
+async def test_a_racer_whose_races_end_redis_lost_is_told_it_before_its_worker_says_it_again(
+    workers, player, connect, redis_server, postgres_url
+) -> None:
+    """Finding of ``make chaos``: a race ended as Redis restarted empty, or on a worker
+    cut off from Redis. Its end was kept in Redis, which lost it or never had it; the
+    racer was welcomed anywhere and told nothing until that worker said it again."""
+    w1, w2 = await workers("w1"), await workers("w2")
+    ann, bob = await player(w1), await player(w1)
+    racing = await seek_pair(ann, bob, WINNABLE)
+    await bob.close()  # Bob is away when the race ends: w1 owes him its end
+    await ann.until("opponent_away")
+    await ann.send(type="resign")
+    over = (await ann.until("game_over"))[-1]
+    async with await psycopg.AsyncConnection.connect(postgres_url) as db:
+        async with asyncio.timeout(TIMEOUT):
+            while not await (await db.execute(_OWED, (bob.player_id,))).fetchall():
+                await asyncio.sleep(POLL)  # polling the store, within the deadline
+    async with Redis.from_url(redis_server.url) as redis:  # Redis loses what it had of Bob
+        await redis.delete(f"fg:home:{bob.player_id}", f"fg:owed:{bob.player_id}")
+    back = await connect(w2)  # before w1 names itself his home again
+    await back.hello(token=racing.b.token)
+    await back.send(type="lobby")  # its answer comes after any game_state
+    seen = await back.until("lobby")
+    states = [m for m in seen if m["type"] == "game_state"]
+    assert [s["over"] for s in states] == [
+        {key: value for key, value in over.items() if key != "id"}
+    ], seen

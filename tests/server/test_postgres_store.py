@@ -46,6 +46,7 @@ TABLES = [
     "journal",
     "live_races",
     "marks",
+    "owed_ends",
     "players",
     "races",
     "schema_version",
