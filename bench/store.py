@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from core.identity import Identity
 from core.race_log import Entry, FinishedRace, MoveRecord, RaceStart
 from server.store import SqliteStore
-from server.store.batch import Writes
+from server.store.batch import RecordToWrite, Writes
 from server.store.sqlite import Database
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def _cpu_per_item(items: Sequence[Writes], folder: Path) -> float:
 
 def _races(races: int, batch: int) -> list[Writes]:
     rng = random.Random(races * 31 + batch)
-    records = [(_race(rng), 1.0, 11.4) for _ in range(races)]
+    records: list[RecordToWrite] = [(_race(rng), 1.0, 11.4, None) for _ in range(races)]
     return [Writes(races=records[first : first + batch]) for first in range(0, races, batch)]
 
 

@@ -214,15 +214,9 @@ class Delivery:
             "-".join(map(str, record.counts)),
         )
         epoch = self.epochs.pop(record.game_id, 1)
-        written = self._store.record_race(record, started, ended, epoch)
-        gate = self.persist(written, record.game_id)
-        gate.add_done_callback(lambda _: self._recorded(gate, record))
-        return gate
-
-    def _recorded(self, gate: asyncio.Future[None], record: FinishedRace) -> None:
-        """The record's write is done: if it was made, its race's end may be told."""
-        if not gate.cancelled() and gate.exception() is None:
-            self._peers.ended(record.game_id, record.player_ids)
+        ends = self._peers.owed_ends(record.game_id, record.player_ids)
+        written = self._store.record_race(record, started, ended, epoch, ends)
+        return self.persist(written, record.game_id)
 
     def _settled(self, future: asyncio.Future[Any]) -> None:
         """:meth:`_written`, called by the store's worker: a bug here must not stop it

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .cluster.remote import RemoteConn
     from .conn import Conn
     from .store.arena_rows import KeptArena
+    from .store.end_rows import OwedEnds
 
 __all__ = ["Alone", "Glue", "Peers"]
 
@@ -127,8 +128,9 @@ class Peers(Protocol):
     def left(self, player_id: str) -> None:
         """A player whose home is here has no connection any more."""
 
-    def ended(self, game_id: str, player_ids: tuple[str, str]) -> None:
-        """Race ``game_id``, run here, is over and its record written."""
+    def owed_ends(self, game_id: str, player_ids: tuple[str, str]) -> OwedEnds | None:
+        """Race ``game_id``, run here, is over: the ends its players may not be told here,
+        for its record to keep (server/cluster/owed.py); None for none."""
 
     def told(self, player_id: str) -> list[Send]:
         """What a player whose connection is taken here is told first: the end of their
@@ -191,7 +193,7 @@ class Alone:
     def left(self, player_id: str) -> None:
         return None
 
-    def ended(self, game_id: str, player_ids: tuple[str, str]) -> None:
+    def owed_ends(self, game_id: str, player_ids: tuple[str, str]) -> OwedEnds | None:
         return None  # this process's own lobby core tells them, for as long as it runs
 
     def told(self, player_id: str) -> list[Send]:

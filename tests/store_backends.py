@@ -186,7 +186,9 @@ class PostgresBackend:
         await store.execute_for_tests("SET default_transaction_read_only = off")
 
 
-def recorded(store: Any, race: Any, started_wall: float, ended_wall: float) -> Any:
+def recorded(
+    store: Any, race: Any, started_wall: float, ended_wall: float, ends: Any = None
+) -> Any:
     """``store.record_race`` for a race begun in the same batch, as every race the server
     records was: the store writes a record only for a live race under its epoch."""
     from core.race_log import RaceStart
@@ -202,4 +204,4 @@ def recorded(store: Any, race: Any, started_wall: float, ended_wall: float) -> A
         kind=race.kind,
     )
     store.begin_race(start, started_wall)
-    return store.record_race(race, started_wall, ended_wall)
+    return store.record_race(race, started_wall, ended_wall, 1, ends)

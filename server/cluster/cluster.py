@@ -71,6 +71,7 @@ if TYPE_CHECKING:
     from server.http.metrics import Metrics
     from server.peers import Glue
     from server.store import Store
+    from server.store.end_rows import OwedEnds
 
     from .bus_codec import Envelope
 
@@ -203,8 +204,8 @@ class Cluster:
     def gone(self, conn: Conn) -> None:
         self.links.gone(conn)
 
-    def ended(self, game_id: str, player_ids: tuple[str, str]) -> None:
-        self.failover.owed.ended(game_id, player_ids, self.clock())
+    def owed_ends(self, game_id: str, player_ids: tuple[str, str]) -> OwedEnds | None:
+        return self.failover.owed.ends(game_id, player_ids, self.clock())
 
     def told(self, player_id: str) -> list[Send]:
         return self.failover.owed.told(player_id)

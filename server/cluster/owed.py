@@ -8,10 +8,10 @@ the store, but no worker could tell the player how their race had ended, and
 their every ``hello`` was answered ``welcome`` alone (``make chaos``: three
 racers in one run).
 
-So once a race's record is written (told means recorded), its worker keeps
-each player's ``game_state`` of it, over, in the store
-(:mod:`server.store.end_rows`), with its own incarnation, for :data:`OWED_FOR`
-seconds or until the player's next race ends. A ``hello`` of a player with no
+So a race's record keeps, in the same transaction, each player's
+``game_state`` of it, over (:mod:`server.store.end_rows`), with the incarnation
+of the worker that ended it, for :data:`OWED_FOR` seconds or until the player's
+next race ends. A ``hello`` of a player with no
 live race whose home cannot tell them (no home, a dead one, or one born again
 since it ended the race) is served where it lands, with that ``game_state``
 right after ``welcome``. Where the home that ended the race is alive, it tells
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from core.bots import is_bot
 from core.events import Send
 from protocol import GameState, encode_bytes
-from server.store.end_rows import keep, owed_end, settle
+from server.store.end_rows import OwedEnds, owed_end, settle
 
 from .shared import OWED_FOR
 
@@ -59,18 +59,17 @@ class Owed:
         self._here: dict[str, GameState] = {}
         """Ends to tell players served here, by player, until their connection is taken."""
 
-    def ended(self, game_id: str, player_ids: Iterable[str], now: float) -> None:
-        """Race ``game_id``'s record is written: keep its end for its players."""
-        states = {
-            player_id: encode_bytes(state)
+    def ends(self, game_id: str, player_ids: Iterable[str], now: float) -> OwedEnds | None:
+        """Race ``game_id`` is over: each person's end of it, for its record to keep."""
+        states = tuple(
+            (player_id, encode_bytes(state))
             for player_id in player_ids
             if not is_bot(player_id)
             and (state := self._lobby.ended_state(player_id, game_id, now)) is not None
-        }
-        if states:
-            wall = time.time()
-            kept = keep(game_id, self._incarnation, wall, states, told_since=wall - OWED_FOR)
-            self._tasks.spawn(self._store.run(kept))
+        )
+        if not states:
+            return None
+        return OwedEnds(self._incarnation, states, told_since=time.time() - OWED_FOR)
 
     async def served_here(self, player_id: str, home: str | None, worker: str) -> bool:
         """Whether ``player_id``, racing nothing, is to be served on ``worker`` (this one)

@@ -20,12 +20,15 @@ if TYPE_CHECKING:
     import asyncio
     from collections.abc import Iterable, Iterator, Mapping
 
+    from .end_rows import OwedEnds
+
 __all__ = ["Batch", "RecordToWrite", "Writes", "fail", "resolve"]
 
 T = TypeVar("T")
 
-RecordToWrite: TypeAlias = tuple[FinishedRace, float, float]
-"""A finished race to write: its record, and when it started and ended (wall clock)."""
+RecordToWrite: TypeAlias = tuple[FinishedRace, float, float, "OwedEnds | None"]
+"""A finished race to write: its record, when it started and ended (wall clock), and
+the ends its players are owed (:mod:`server.store.end_rows`), if any."""
 
 
 @dataclass(slots=True)
@@ -134,7 +137,7 @@ class Writes:
             ids = race_ids(game_id for game_id, _ in self.entries)
             parts.append(f"{len(self.entries)} journal entries of {ids}")
         if self.races:
-            parts.append(f"the record of {race_ids(record.game_id for record, _, _ in self.races)}")
+            parts.append(f"the record of {race_ids(race[0].game_id for race in self.races)}")
         if not parts and self.epochs:  # checks alone (Batch.add_check)
             parts.append(f"the epoch of {race_ids(self.epochs)}")
         return "; ".join(parts) or "nothing"

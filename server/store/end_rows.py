@@ -6,10 +6,13 @@ incarnation and the moment the race ended (wall clock). A newer end replaces an
 older one, and an end too old to be told goes as another is kept: the table holds
 the ends of the last few minutes.
 
+The rows are written in the transaction that writes the race's record
+(:func:`kept`, from the backends' writers), so a race recorded has its end kept.
 It was kept in Redis before (``fg:owed:<player>``), and Redis lost it in the very
 faults it is for: a worker cut off from Redis ended a race and could not write
-it; a Redis restarted empty forgot it. The store, which holds the race's record,
-holds its end as surely (``make chaos``: 8 racers welcomed back and told nothing).
+it; a Redis restarted empty forgot it (``make chaos``: 8 racers welcomed back and
+told nothing). Written after the record, in a transaction of its own, it left a
+moment when a racer coming back was told the end of the race before (``make chaos``).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ if TYPE_CHECKING:
     from .rows import Statement
     from .scripts import Script
 
-__all__ = ["OwedEnd", "keep", "owed_end", "settle"]
+__all__ = ["OwedEnd", "OwedEnds", "kept", "owed_end", "settle"]
 
 _KEEP = (
     "INSERT INTO owed_ends (player_id, race_id, teller, ended, state) VALUES (?, ?, ?, ?, ?)"
@@ -51,15 +54,24 @@ class OwedEnd(NamedTuple):
     """The player's ``game_state`` of it, over, as JSON."""
 
 
-def keep(
-    race_id: str, teller: str, ended: float, states: dict[str, bytes], *, told_since: float
-) -> Script[None]:
-    """Keep each of ``states`` (a player's ``game_state`` JSON) as their race's end; the
-    ends before ``told_since``, which nobody is told any more, go (the table stays small)."""
-    yield (_FORGET, (told_since,))
-    for player_id, state in states.items():
-        statement: Statement = (_KEEP, (player_id, race_id, teller, ended, state.decode()))
-        yield statement
+class OwedEnds(NamedTuple):
+    """What a race's record keeps for its players who may not have been told its end."""
+
+    teller: str
+    """The incarnation of the worker that ended the race (its lobby core tells it)."""
+    states: tuple[tuple[str, bytes], ...]
+    """Each person's ``game_state`` of it, over, as JSON, by player id."""
+    told_since: float
+    """Ends before this moment (wall clock) are told nobody any more: they go."""
+
+
+def kept(race_id: str, ends: OwedEnds, ended: float) -> list[Statement]:
+    """The statements that keep ``ends`` of race ``race_id``, which ended at ``ended`` (wall
+    clock), in the transaction that writes its record: once the record is, so is its end."""
+    statements: list[Statement] = [(_FORGET, (ends.told_since,))]
+    for player_id, state in ends.states:
+        statements.append((_KEEP, (player_id, race_id, ends.teller, ended, state.decode())))
+    return statements
 
 
 def settle(player_id: str, race_id: str) -> Script[None]:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from core.race_log import Entry, FinishedRace, RaceStart
 
     from .batch import Writes
+    from .end_rows import OwedEnds
     from .reads import PlayerStats, ProfileRow, Ranked, Row, StandingRow, Summary
     from .rows import LiveRace
     from .scripts import Script
@@ -79,10 +80,16 @@ class Store(Protocol):
         """
 
     def record_race(
-        self, record: FinishedRace, started_wall: float, ended_wall: float, epoch: int = 1
+        self,
+        record: FinishedRace,
+        started_wall: float,
+        ended_wall: float,
+        epoch: int = 1,
+        ends: OwedEnds | None = None,
     ) -> asyncio.Future[frozenset[str]]:
         """Keep a finished race and both players' stats, and drop its journal (batched),
-        under ``epoch`` as :meth:`journal`.
+        under ``epoch`` as :meth:`journal`; with ``ends``, the ends its players are owed
+        (:mod:`server.store.end_rows`), in the same transaction.
 
         A known race is a no-op; an ``aborted`` race counts for nobody.
         """

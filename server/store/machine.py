@@ -81,6 +81,7 @@ if TYPE_CHECKING:
     from core.race_log import Entry, FinishedRace, RaceStart
 
     from .batch import Writes
+    from .end_rows import OwedEnds
     from .interface import StoreBackend
     from .reads import Row
     from .rows import LiveRace
@@ -150,9 +151,14 @@ class StoreMachine(StoreReads):
         return self._join(lambda batch: batch.add_owned(entries, item, game_id, epoch))
 
     def record_race(
-        self, record: FinishedRace, started_wall: float, ended_wall: float, epoch: int = 1
+        self,
+        record: FinishedRace,
+        started_wall: float,
+        ended_wall: float,
+        epoch: int = 1,
+        ends: OwedEnds | None = None,
     ) -> Written:
-        race = (record, started_wall, ended_wall)
+        race = (record, started_wall, ended_wall, ends)
         return self._join(lambda batch: batch.add_owned("races", race, record.game_id, epoch))
 
     def confirm(self, game_id: str, epoch: int) -> Written:

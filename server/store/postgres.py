@@ -225,10 +225,10 @@ class PgDatabase:
                 await cursor.executemany(
                     _INSERT_ENTRY, [(game_id, *entry) for game_id, entry in writes.entries]
                 )
-            for record, started_wall, ended_wall in writes.races:
+            for record, started_wall, ended_wall, ends in writes.races:
                 row = rows.race_row(record, started_wall, ended_wall)
                 if await (await cursor.execute(for_postgres(rows.INSERT_RACE), row)).fetchone():
-                    for sql, arguments in rows.counted(record, ended_wall):
+                    for sql, arguments in rows.counted(record, ended_wall, ends):
                         await cursor.execute(for_postgres(sql), arguments)
                 await cursor.execute(b"DELETE FROM journal WHERE race_id = %s", (record.game_id,))
                 await cursor.execute(for_postgres(rows.END_LIVE_RACE), (record.game_id,))

@@ -25,6 +25,7 @@ from core.race_kind import PLAIN, RaceKind
 from core.race_log import Entry, FinishedRace, MoveRecord, RaceStart, to_ms
 
 from .daily_rows import results
+from .end_rows import kept
 from .faults import StoreRefused
 from .marks import FLAG
 
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 
     from core.identity import Identity
 
+    from .end_rows import OwedEnds
     from .scripts import Script
 
 __all__ = [
@@ -246,12 +248,16 @@ def race_row(record: FinishedRace, started_wall: float, ended_wall: float) -> tu
     )
 
 
-def counted(record: FinishedRace, ended_wall: float) -> list[Statement]:
+def counted(
+    record: FinishedRace, ended_wall: float, ends: OwedEnds | None = None
+) -> list[Statement]:
     """What a newly kept finished race changes in its players' rows, in the same transaction:
     games, wins, losses, draws and last seen; ratings if it was rated; a best clear; a
-    ranked daily race's place on its day's board and its player's streak."""
+    ranked daily race's place on its day's board and its player's streak; the ends its
+    players are owed (:mod:`server.store.end_rows`)."""
+    owed = [] if ends is None else kept(record.game_id, ends, ended_wall)
     if record.reason == ABORTED:  # not a race anyone won, lost or drew
-        return []
+        return owed
     statements: list[Statement] = [
         (_COUNT_RACE, (*_outcome(record.winner, seat), ended_wall, player_id))
         for seat, player_id in enumerate(record.player_ids)
@@ -267,7 +273,7 @@ def counted(record: FinishedRace, ended_wall: float) -> list[Statement]:
     clear = _best_clear(record)
     if clear is not None:
         statements.append((_UPDATE_BEST_CLEAR, clear))
-    return statements + results(record, ended_wall)
+    return statements + results(record, ended_wall) + owed
 
 
 def declare_bot(player_id: str) -> Script[None]:

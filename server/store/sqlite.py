@@ -254,10 +254,10 @@ class Database:
                 conn.execute(
                     "INSERT INTO journal (entries) VALUES (?)", (entries_text(writes.entries),)
                 )
-            for record, started_wall, ended_wall in writes.races:
+            for record, started_wall, ended_wall, ends in writes.races:
                 row = rows.race_row(record, started_wall, ended_wall)
                 if conn.execute(rows.INSERT_RACE, row).fetchall():
-                    for sql, arguments in rows.counted(record, ended_wall):
+                    for sql, arguments in rows.counted(record, ended_wall, ends):
                         conn.execute(sql, arguments)
                 conn.execute(rows.END_LIVE_RACE, (record.game_id,))
             if writes.races:
