@@ -312,7 +312,7 @@ class Racer:
         elif kind == "room" and not self.room.done():
             self.room.set_result(message["code"])
         elif kind == "error":
-            self._error(message)
+            self._error(message, session)
 
     def _begin(self, game_id: str, seat: int, boards: list[dict[str, Any]]) -> None:
         self._seeking_since = None
@@ -334,10 +334,12 @@ class Racer:
         leave = self._rng.random() < self._wander
         self._after(self._rng.uniform(0.5, 2.0), "wander" if leave else "lobby")
 
-    def _error(self, message: dict[str, Any]) -> None:
+    def _error(self, message: dict[str, Any], session: Session) -> None:
         code, race = message["code"], self._race
         if code == "unavailable":
             self.unavailable += 1
+            if not session.welcomed:  # the hello itself refused: say it again, later
+                raise _Reconnect
             if race is not None and race.in_flight:  # a race held for a moment: play again
                 race.in_flight = False
                 self._after(self._think(), "play")
