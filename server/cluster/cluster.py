@@ -150,8 +150,7 @@ class Cluster:
         """Where ``identity``'s hello is to go: None for here (claimed now), or a live worker.
 
         A player with a live race always comes to it: when Redis cannot say where it is
-        now, the hello is refused ``unavailable``, never served here as if it were gone.
-        """
+        now, the hello is refused ``unavailable``, never served here as if it were gone."""
         self._to_race.discard(identity.player_id)
         try:
             return await self._home_of(identity.player_id)

@@ -2,63 +2,57 @@
 
 Theory of operation
 -------------------
-The glue talks to a :class:`Store`, a small async interface
-(:mod:`server.store.interface`). :class:`StoreMachine` is it, once: it owns
-the order of calls, batching, retries, the failing state and closing, and
-hands each call to a :class:`StoreBackend`, one connection and its statements:
+The glue talks to a :class:`Store`, a small async interface (:mod:`server.store.interface`).
+:class:`StoreMachine` is it, once: it owns the order of calls, batching, retries, the
+failing state and closing, and hands each call to a :class:`StoreBackend`, one connection
+and its statements:
 
 - SQLite (:class:`server.store.sqlite_store.SqliteStore`): one
-  :class:`server.store.sqlite.Database` whose calls run on one thread of its
-  own, so that no SQLite call blocks the event loop; except, while that
-  thread has nothing to do, a batch written on the loop (below).
+  :class:`server.store.sqlite.Database` whose calls run on one thread of its own, so
+  that no SQLite call blocks the event loop; except, while that thread has nothing to
+  do, a batch written on the loop (below).
 - PostgreSQL (:class:`server.store.postgres_store.PostgresStore`): one
   :class:`psycopg.AsyncConnection` (:class:`server.store.postgres.PgDatabase`),
   awaited on the loop; psycopg's async API needs no thread.
 
-The machine's worker is a task on the loop that runs calls one at a time, in
-the order they were made, from a queue. A call, once made, runs to the end
-even if whoever awaits it is cancelled (its future is shielded), and
-:meth:`~StoreMachine.close` waits for every call made before it.
+The machine's worker is a task on the loop that runs calls one at a time, in the order they were
+made, from a queue. A call, once made, runs to the end even if whoever awaits it is cancelled
+(its future is shielded), and :meth:`~StoreMachine.close` waits for every call made before it.
 
-Batching: there is a journal call per play, and races that start together end
-together. So ``begin_race``, ``journal`` and ``record_race`` calls join one
-:class:`Batch`, handed over at the end of the loop's pass (the plays of one pass
-come in dozens under load) and joinable until the worker takes it, written in one
-transaction (starts, then entries, then finished races) and sharing one future: no
-future per play (``on_settled`` hears of it as it is settled). Any other call
-starts a new batch behind it. In a batch of 500 a journal entry costs 2.1 µs of
-SQLite's CPU, 24 µs alone; a race of 104 moves 0.12 ms, 0.24 ms alone (``bench.store``).
+Batching: there is a journal call per play, and races that start together end together. So
+``begin_race``, ``journal`` and ``record_race`` calls join one :class:`Batch`, handed over at
+the end of the loop's pass (the plays of one pass come in dozens under load) and joinable until
+the worker takes it, written in one transaction (starts, then entries, then finished races) and
+sharing one future: no future per play (``on_settled`` hears of it as it is settled). Any other
+call starts a new batch behind it. What batching saves: docs/benchmarks.md (``bench.store``).
 
-Written on the loop: while no call is queued or running, the connection is
-the loop's, and a backend that can (:attr:`StoreBackend.inline`: SQLite
-without fsync) writes the batch there and then. A commit is then a write to
-the WAL, tens of microseconds; handing it to the thread cost more than the
-write (a thread switch each way and a wait for the GIL at every statement),
-and took a third off the throughput of plays (docs/design.md, "The store").
-That write never waits: a batch that finds the file locked, or fails in any
-way, goes to the worker, which waits, retries or writes it item by item.
-What it puts off (SQLite's checkpoints, which fsync) runs on the worker every
-:data:`_CHECKPOINT_EVERY` such batches.
+Written on the loop: while no call is queued or running, the connection is the loop's, and a
+backend that can (:attr:`StoreBackend.inline`: SQLite without fsync) writes the batch there and
+then. A commit is then a write to the WAL, tens of microseconds; handing it to the thread cost
+more than the write (a thread switch each way and a wait for the GIL at every statement), and
+took a third off the throughput of plays (docs/design.md, "The store"). That write never waits:
+a batch that finds the file locked, or fails in any way, goes to the worker, which waits,
+retries or writes it item by item. What it puts off (SQLite's checkpoints, which fsync) runs on
+the worker every :data:`_CHECKPOINT_EVERY` such batches.
 
 Faults (PROTOCOL.md: nothing acknowledged is lost; ``unavailable``), errors of
-:mod:`server.store.faults`; :func:`server.store.retry.write_each` loops over a
-batch's attempts, on the machine's state (``failing``, patience, test calls):
+:mod:`server.store.faults`; :func:`server.store.retry.write_each` loops over a batch's
+attempts, on the machine's state (``failing``, patience, test calls):
 
-- A batch failing with a transient error (:class:`StoreUnavailable`: a full
-  disk, a lock, a read-only standby, a lost connection, which the next
-  attempt makes again) is retried on the worker, with :data:`core.backoff.STORE`'s
-  delays, until it is written; meanwhile :attr:`~StoreMachine.failing` is True.
-  Once the shutdown begins (:meth:`~StoreMachine.suspend`, or ``close``),
-  retrying stops after ``give_up_after`` seconds (:class:`server.store.faults.Patience`,
-  which then interrupts a call that runs on): what is lost is logged race by
-  race, and the batch's future fails with :class:`StoreUnavailable`.
-- A batch refused (:class:`StoreRefused`, or a bug) is written again an item
-  at a time, so that only the refused item is lost, logged with its race. The
-  future then completes normally: it means "all of this batch that can be
-  written is kept", and the frames waiting on it go out. A retry is harmless:
-  starts and records are skipped when known.
-- Any other call raises at once, so ``hello`` can be answered ``unavailable``
-  rather than ``name_taken``. Every log line names the races concerned.
+- A batch failing with a transient error (:class:`StoreUnavailable`: a full disk, a lock, a
+  read-only standby, a lost connection, which the next attempt makes again) is retried on
+  the worker, with :data:`core.backoff.STORE`'s delays, until it is written; meanwhile
+  :attr:`~StoreMachine.failing` is True. Once the shutdown begins
+  (:meth:`~StoreMachine.suspend`, or ``close``), retrying stops after ``give_up_after``
+  seconds (:class:`server.store.faults.Patience`, which then interrupts a call that runs
+  on): what is lost is logged race by race, and the batch's future fails with
+  :class:`StoreUnavailable`.
+- A batch refused (:class:`StoreRefused`, or a bug) is written again an item at a time, so
+  that only the refused item is lost, logged with its race. The future then completes
+  normally: it means "all of this batch that can be written is kept", and the frames waiting
+  on it go out. A retry is harmless: starts and records are skipped when known.
+- Any other call raises at once, so ``hello`` can be answered ``unavailable`` rather than
+  ``name_taken``. Every log line names the races concerned.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from core.race_kind import PLAIN, RaceKind
 from core.race_log import Entry, FinishedRace, MoveRecord, RaceStart, to_ms
 
 from .daily_rows import results
-from .end_rows import kept
+from .end_rows import OwedEnds, kept
 from .faults import StoreRefused
 from .marks import FLAG
 
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
     from core.identity import Identity
 
-    from .end_rows import OwedEnds
     from .scripts import Script
 
 __all__ = [

@@ -1,8 +1,7 @@
 """Two workers, one lobby: in-process servers sharing a real Redis and a real PostgreSQL.
 
-Each test starts two :class:`~server.app.GameServer` workers (``w1``, ``w2``) on
-their own ports, on one PostgreSQL database and one Redis, and drives them with
-real websocket clients, one player on each worker where it matters.
+Each test starts :class:`~server.app.GameServer` workers (``w1``, ``w2``) on ports of their
+own, one PostgreSQL and one Redis, driven by real websocket clients on either worker.
 """
 
 from __future__ import annotations
@@ -54,8 +53,7 @@ async def pair_across(a: Client, b: Client) -> tuple[dict[str, Any], dict[str, A
     await b.send(type="seek", rules=WINNABLE)
     await b.recv("seeking")
     start_b = (await b.until("game_start"))[-1]
-    start_a = (await a.until("game_start"))[-1]
-    return start_a, start_b
+    return (await a.until("game_start"))[-1], start_b
 
 
 async def test_players_on_two_workers_race_to_the_end(workers, player) -> None:
@@ -162,9 +160,7 @@ async def test_a_stalled_redis_holds_a_room_reply_back_a_second_at_most(
 ) -> None:
     w1 = await workers("w1")
     ann = await player(w1)
-    # The hello is whole once a request after it is answered: it names Ann's home in
-    # Redis after her welcome, and that write would be stalled too.
-    await ann.send(type="lobby")
+    await ann.send(type="lobby")  # answered once the hello, which writes to Redis, is whole
     await ann.until("lobby")
     async with Redis.from_url(redis_server.url) as redis:
         await redis.execute_command("CLIENT", "PAUSE", 10_000, "WRITE")
