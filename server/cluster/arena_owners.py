@@ -11,16 +11,17 @@ back empty). Workers that run the same schedule make each arena once: the
 first to list it makes it.
 
 Failover: a worker that takes a dead worker's races (:mod:`server.cluster.failover`)
-takes its arenas right after them, before it sends back the sockets proxied to
-the dead worker (:class:`ArenaFailover`): so an arena counts the races it paired
-(one whose time is up finishes only once they end), no race of it ends where the
-arena is not yet, and its players' next hello finds it. Each
-:data:`~server.cluster.shared.BEAT` a worker also looks for arenas whose owner's
-lease has lapsed (an owner with no race left). Each arena is claimed with one Lua
-script (one winner) and taken from the store, which grows its epoch and so fences
-out the dead owner (:mod:`server.arena_keeper`). Its joined players whose home was
-the dead worker get this one as their home. A worker that starts takes the arenas
-listed under its own name (it ran before under it) and those nobody lists.
+takes its arenas right after them, before it sends back the sockets proxied to the
+dead worker (:class:`ArenaFailover`): so an arena counts the races it paired (one
+whose time is up finishes only once they end), no race of it ends where the arena is
+not yet, and its players' next hello finds it. Each
+:data:`~server.cluster.shared.BEAT` a worker also looks for arenas whose owner is
+dead (no lease, or nobody listening; an owner with no race left). Each arena is
+claimed with one Lua script (one winner) and taken from the store, which grows its
+epoch and so fences out the dead owner (:mod:`server.arena_keeper`). Its joined
+players whose home was the dead worker get this one as their home. A worker that
+starts takes the arenas listed under its own name (it ran before under it) and those
+nobody lists.
 
 One limit: with three workers or more, a dead worker's races and arenas may be
 taken by different survivors (each race and arena is claimed on its own); a race

@@ -29,8 +29,8 @@ worker; the idea that makes that possible is the player's *home*:
 * ``hello`` anywhere: a player whose home is another live worker is proxied to
   it at once, so a newer connection replaces an older one (4000) wherever each
   is, and a racer coming back lands in their race.
-* Failover (:mod:`server.cluster.failover`): each beat, every worker takes over
-  the races of workers whose lease has lapsed, from the store's journal.
+* Failover (:mod:`server.cluster.failover`): each beat, every worker takes over the
+  races of dead workers (no lease, or none listening), from the store's journal.
 
 Links between a socket and its home: :mod:`server.cluster.links`; ends owed: ``owed``.
 """

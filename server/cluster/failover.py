@@ -3,7 +3,8 @@
 Every :data:`~server.cluster.shared.BEAT` a worker renews its lease
 (``fg:alive:<worker>``), publishes its part of the lobby and its busy
 addresses, and looks for workers that own races, or hold this worker's
-proxied sockets, but whose lease has lapsed. Their races it claims (one Lua
+proxied sockets, but are dead (:meth:`Shared.alive`: no lease, or nobody
+listening on their bus channel). Their races it claims (one Lua
 script: one winner), replays from the store and takes over; sockets proxied
 to a dead worker are closed with 1012 so their clients come back, to a home
 that is alive.
