@@ -365,7 +365,7 @@ class GameServer:
 
     def let_go_of(self, game_id: str) -> None:
         """A race is another worker's now: it leaves here, and its people go to it (1012)."""
-        self._delivery.send_away(self.lobby.let_go_of(game_id), "your race moved; connect again")
+        self._delivery.let_go(game_id, self.lobby.let_go_of(game_id))
         self._timers.wake(game_id, None)
 
     def let_go_of_arena(self, arena_id: str) -> None:

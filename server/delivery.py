@@ -147,6 +147,14 @@ class Delivery:
 
         self.persist(self._store.confirm(game_id, epoch), game_id).add_done_callback(then)
 
+    def let_go(self, game_id: str, player_ids: Iterable[str]) -> None:
+        """Race ``game_id`` is another worker's now: its people here go to it (1012), and
+        nothing said of it here waits any more on this worker's take of it, which the store
+        refuses: its end, told from the store's record, went nowhere (``make chaos``)."""
+        self.epochs.pop(game_id, None)
+        self._unwritten.pop(game_id, None)
+        self.send_away(player_ids, "your race moved; connect again")
+
     def send_away(self, player_ids: Iterable[str], reason: str) -> None:
         """Close the connections of ``player_ids`` here with 1012, so that they come back
         to a race's new owner; what was queued for them is not written."""
