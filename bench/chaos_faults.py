@@ -176,6 +176,9 @@ class Harness:
 
     async def _begin(self, kind: str, victim: Worker | None, racers: Iterable[Racer]) -> Fault:
         fault = Fault(kind, victim.name if victim is not None else "")
+        # From the moment the races are taken stock of: a race that ends while the owners
+        # are read was told of after the fault began (its racers counted it "never" told).
+        fault.began = time.monotonic()
         by_race: dict[str, list[Racer]] = {}
         for racer in racers:
             if (game_id := racer.racing) is not None:
@@ -190,7 +193,6 @@ class Harness:
             }
         else:
             fault.affected = by_race
-        fault.began = time.monotonic()
         self.faults.append(fault)
         return fault
 
