@@ -80,10 +80,8 @@ class Owed:
         teller = worker if home is None else home  # a player with no home is served here
         if teller == worker:
             now: str | None = self._incarnation
-        elif await self._shared.alive({teller}):
-            now = await self._shared.incarnation(teller)
-        else:  # dead, or cut off from Redis: it cannot tell them, whatever it holds
-            now = None
+        else:  # a dead worker, or one cut off from Redis, cannot tell them: None
+            now = (await self._shared.incarnations({teller})).get(teller)
         if now == owed.teller:
             return False  # the lobby core that ended it is alive there, and tells it
         self._here[player_id] = GameState.model_validate_json(owed.state)

@@ -129,24 +129,29 @@ class Shared:
         still deaf, it is dead. A stopped worker keeps its connections: its lease
         judges it, and fencing covers what the lease cannot see.
         """
+        return set(await self.incarnations(workers))
+
+    async def incarnations(self, workers: set[str]) -> dict[str, str]:
+        """The incarnation of each of ``workers`` that is alive (:meth:`alive`)."""
         if not workers:
-            return set()
+            return {}
         leased, listening = await self._liveness(workers)
-        deaf = leased - listening
+        deaf = leased.keys() - listening
         if not deaf:
             return leased
         await asyncio.sleep(DEAF_FOR)  # a grace for a live worker to subscribe again
-        leased_still, listening_now = await self._liveness(deaf)
-        return (leased - deaf) | (leased_still & listening_now)
+        again, listening = await self._liveness(deaf)
+        return {w: i for w, i in leased.items() if w not in deaf or w in listening & again.keys()}
 
-    async def _liveness(self, workers: set[str]) -> tuple[set[str], set[str]]:
-        """Those of ``workers`` whose lease holds, and those whose channel has a listener."""
+    async def _liveness(self, workers: set[str]) -> tuple[dict[str, str], set[str]]:
+        """The incarnation of each of ``workers`` whose lease holds, and those whose channel
+        has a listener."""
         ordered = sorted(workers)
         async with self.client.pipeline(transaction=False) as pipe:
             pipe.mget([f"fg:alive:{w}" for w in ordered])
             pipe.pubsub_numsub(*(channel_of(w) for w in ordered))
             leases, listeners = await pipe.execute()
-        leased = {w for w, value in zip(ordered, leases, strict=True) if value is not None}
+        leased = {w: _text(v) for w, v in zip(ordered, leases, strict=True) if v is not None}
         listening = {w for w, (_, count) in zip(ordered, listeners, strict=True) if count}
         return leased, listening
 
@@ -229,11 +234,6 @@ class Shared:
     async def own(self, game_id: str) -> None:
         """List race ``game_id`` here."""
         await self.client.hset("fg:races", game_id, self.worker)
-
-    async def incarnation(self, worker: str) -> str | None:
-        """The incarnation whose lease ``worker`` holds now, if its lease holds."""
-        value = await self.client.get(f"fg:alive:{worker}")
-        return None if value is None else _text(value)
 
     async def disown(self, game_id: str) -> None:
         """Unlist ``game_id`` if this worker is its owner (not if another took it since)."""

@@ -20,11 +20,9 @@ This module has a PostgreSQL of its own, since one test stops it.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 from typing import TYPE_CHECKING, Any
 
-import psycopg
 import pytest
 
 from bench.chaos_backing import PostgresControl
@@ -33,8 +31,8 @@ from bench.chaos_faults import Harness, recovery
 from bench.chaos_racers import Pace, Racer
 from tests import services
 
-from .conftest import TIMEOUT, WINNABLE
-from .test_faults_takeover import POLL
+from .conftest import WINNABLE
+from .test_faults_owners import end_kept
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -55,9 +53,6 @@ LAYOUT = (("w1", "w2"), ("w2", "w1"), ("w1", "w1"), ("w3", "w2"), ("w1", "w3"), 
 UNDER_WAY = 8
 """Plays each racer has made before the fault."""
 SETTLE = 60.0
-
-_OWED = "SELECT race_id FROM owed_ends WHERE player_id = %s"
-"""The end the store keeps for a player who may not have been told it."""
 """Seconds for every race to end once the fault is over: far more than one takes."""
 _tests = itertools.count()
 
@@ -189,10 +184,7 @@ async def test_a_race_that_ended_just_before_its_worker_died_is_told_on_coming_b
     await ann.until("opponent_away")
     await ann.send(type="resign")
     await ann.until("game_over")
-    async with await psycopg.AsyncConnection.connect(harness.db) as db:
-        async with asyncio.timeout(TIMEOUT):
-            while not await (await db.execute(_OWED, (bob.player_id,))).fetchall():
-                await asyncio.sleep(POLL)  # polling the store, within the deadline
+    await end_kept(harness.db, bob.player_id)
     await harness.kill_worker(w1, [])  # and started again under its name, knowing nothing
     back = await player(w2.url, token=bob.token)
     await back.send(type="lobby", id="where")

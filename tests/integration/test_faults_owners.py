@@ -62,7 +62,14 @@ from .conftest import TIMEOUT, WINNABLE, legal, seek_pair
 from .test_faults_takeover import POLL, lock_waited_on
 
 _OWED = "SELECT race_id FROM owed_ends WHERE player_id = %s"
-"""The end the store keeps for a player who may not have been told it."""
+
+
+async def end_kept(db: str, player_id: str) -> None:
+    """Wait until the store at ``db`` keeps an end for ``player_id`` (server/store/end_rows.py)."""
+    async with await psycopg.AsyncConnection.connect(db) as conn, asyncio.timeout(TIMEOUT):
+        while not await (await conn.execute(_OWED, (player_id,))).fetchall():
+            await asyncio.sleep(POLL)  # polling the store, within the deadline
+
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Callable
@@ -338,10 +345,7 @@ async def test_a_racer_whose_races_end_redis_lost_is_told_it_before_its_worker_s
     await ann.until("opponent_away")
     await ann.send(type="resign")
     over = (await ann.until("game_over"))[-1]
-    async with await psycopg.AsyncConnection.connect(postgres_url) as db:
-        async with asyncio.timeout(TIMEOUT):
-            while not await (await db.execute(_OWED, (bob.player_id,))).fetchall():
-                await asyncio.sleep(POLL)  # polling the store, within the deadline
+    await end_kept(postgres_url, bob.player_id)
     async with Redis.from_url(redis_server.url) as redis:  # Redis loses what it had of Bob
         await redis.delete(f"fg:home:{bob.player_id}", f"fg:owed:{bob.player_id}")
     back = await connect(w2)  # before w1 names itself his home again
